@@ -1,0 +1,1 @@
+"""The agent: LangChain tools over the deterministic tools, the backends, and ask()."""

@@ -1,0 +1,20 @@
+"""Where a figure came from. Every data row carries at least one."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from pydantic import BaseModel, Field
+
+
+class Source(BaseModel):
+    """A citable origin for a figure: a vendor document, a provider's price page, a corpus section."""
+
+    title: str = Field(min_length=3, description="Document or page title")
+    url: str | None = Field(default=None, description="Where to read it, if public")
+    date: date | None = Field(default=None, description="When seen (required for prices)")
+    note: str | None = Field(default=None, description="Which table/page, or how a figure was derived")
+
+    def label(self) -> str:
+        when = f", {self.date.isoformat()}" if self.date else ""
+        return f"{self.title}{when}"

@@ -1,0 +1,1 @@
+"""Retrieval over the corpus: chunking, embeddings, the Chroma index and hybrid search."""

@@ -1,0 +1,1 @@
+"""Deterministic GPU tools: pure functions with pydantic inputs and results, no LLM involved."""

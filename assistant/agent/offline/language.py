@@ -1,0 +1,64 @@
+"""English or French? Word, accent and stopword cues that hold up on very short messages."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+Lang = Literal["en", "fr"]
+
+_WORD = re.compile(r"[a-zàâäçéèêëîïôöûùüÿœæ']+", re.IGNORECASE)
+
+# Words that are (almost) only ever French or only ever English. Words shared by both
+# languages ("a", "on", "six", "question", "instance", "service") are left out on purpose.
+_FRENCH = frozenset(
+    """
+    le la les des du de un une et en est sont ou où au aux avec pour par sur dans sans chez
+    je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre votre leur
+    ce cet cette ces ça cela qui que quoi quel quelle quels quelles combien comment pourquoi
+    quand puis peux peut pouvez dois doit faut faire fait coûte coute coûtent coutent
+    louer location loue acheter achat achète occasion neuf neuve carte cartes heures heure
+    jours jour semaine semaines mois an ans année pas plus moins très trop aussi
+    mais donc alors si bien mieux entre contre vers quelques beaucoup autre autres
+    oublié oubliée oublie éteindre laisser stockage disque mémoire partagée vaut suffit
+    suffisant bonjour salut merci aide parle parles réponds oublie précédentes
+    entraîner entraînement modèle modèles apprendre programmation partie parties
+    d'un d'une l'achat l'heure qu'est-ce c'est j'ai n'est
+    """.split()
+)
+_ENGLISH = frozenset(
+    """
+    the is are was were be been what which who whom whose how much many why when where
+    can could should would will does do did my your our their his her its this that these those
+    for with from into about than then there here and or but not no yes if of to at by it
+    i you we they me us them rent renting rented buy buying bought used new card cards hours
+    hour days day week weeks month months year years per cost costs price prices cheap cheaper
+    cheapest worth enough need needs want run running train training learn learning part parts
+    hello hi thanks thank please help previous forgot forgotten left leave
+    storage disk memory shared compare versus better best should support supports fit fits
+    weekend spend spending get got have has any some each every also only just
+    """.split()
+)
+_ACCENTS = re.compile(r"[àâçéèêëîïôûùœ]", re.IGNORECASE)
+_FRENCH_PATTERNS = re.compile(
+    r"\b(?:qu'|c'est|j'ai|l'|d'|n'|s'|est-ce|y a-t-il|puis-je|peut-on|dois-je|\d+\s?(?:€|eur)\b|\d+\s?go\b|\d+\s?ko\b)",
+    re.IGNORECASE,
+)
+
+
+def language_scores(text: str) -> tuple[float, float]:
+    """(French score, English score) from stopwords, accents and French elisions."""
+    words = [w.lower().strip("'") for w in _WORD.findall(text)]
+    fr = sum(1.0 for w in words if w in _FRENCH)
+    en = sum(1.0 for w in words if w in _ENGLISH)
+    fr += 0.75 * len(_ACCENTS.findall(text))
+    fr += 1.0 * len(_FRENCH_PATTERNS.findall(text))
+    return fr, en
+
+
+def detect_language(text: str, default: Lang = "en") -> Lang:
+    """The language of `text`: "fr" or "en"; `default` when there is no cue at all."""
+    fr, en = language_scores(text)
+    if fr == en:
+        return default
+    return "fr" if fr > en else "en"

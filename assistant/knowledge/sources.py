@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+import datetime as dt
 
 from pydantic import BaseModel, Field
 
@@ -12,7 +12,7 @@ class Source(BaseModel):
 
     title: str = Field(min_length=3, description="Document or page title")
     url: str | None = Field(default=None, description="Where to read it, if public")
-    date: date | None = Field(default=None, description="When seen (required for prices)")
+    date: dt.date | None = Field(default=None, description="When seen (required for prices)")
     note: str | None = Field(default=None, description="Which table/page, or how a figure was derived")
 
     def label(self) -> str:

@@ -1,0 +1,155 @@
+"""LangChain tools over the deterministic tools: one registry, JSON results, errors as text.
+
+This is the only module that turns `assistant.tools` functions into LangChain tools. Each tool's
+schema is its pydantic input model and its description is the function's docstring, so the model
+sees exactly what a Python caller sees.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import typing
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from assistant.log import get_logger, redact
+
+if TYPE_CHECKING:
+    from langchain_core.tools import StructuredTool
+
+log = get_logger(__name__)
+
+MAX_ERROR_CHARS = 300
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """Where a LangChain tool's function lives: `module.function(InputModel) -> ResultModel`."""
+
+    name: str
+    module: str
+    function: str
+
+
+# Every tool the agent may call, in the order they are shown to the model.
+TOOL_SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec("gpu_lookup", "assistant.tools.lookup", "lookup_gpu"),
+    ToolSpec("gpu_compare", "assistant.tools.lookup", "compare_gpus"),
+    ToolSpec("gpu_capability", "assistant.tools.capability", "check_capability"),
+    ToolSpec("rent_cost", "assistant.tools.cost", "rent_cost"),
+    ToolSpec("spot_vs_dedicated", "assistant.tools.cost", "spot_vs_dedicated"),
+    ToolSpec("rent_vs_buy", "assistant.tools.cost", "rent_vs_buy"),
+    ToolSpec("forgotten_instance", "assistant.tools.cost", "forgotten_instance"),
+    ToolSpec("storage_cost", "assistant.tools.cost", "storage_cost"),
+    ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
+    ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
+    ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
+    ToolSpec("probe_gpus", "assistant.tools.probe", "probe_local_gpus"),
+    ToolSpec("search_corpus", "assistant.agent.corpus_tool", "search_corpus"),
+)
+
+TOOL_NAMES: tuple[str, ...] = tuple(spec.name for spec in TOOL_SPECS)
+
+
+def resolve(spec: ToolSpec) -> tuple[typing.Callable[..., Any], type[BaseModel]]:
+    """The tool function and its pydantic input model (its first parameter's type)."""
+    module = importlib.import_module(spec.module)
+    func = getattr(module, spec.function)
+    return func, input_model_of(func)
+
+
+def input_model_of(func: typing.Callable[..., Any]) -> type[BaseModel]:
+    hints = typing.get_type_hints(func)
+    params = list(inspect.signature(func).parameters)
+    if not params:
+        raise TypeError(f"{func.__name__} takes no input model")
+    hint = hints.get(params[0])
+    for candidate in (hint, *typing.get_args(hint)):  # unwrap `Model | None`
+        if isinstance(candidate, type) and issubclass(candidate, BaseModel):
+            return candidate
+    raise TypeError(f"{func.__name__}'s first parameter is not a pydantic model")
+
+
+def error_text(message: str) -> str:
+    """A tool failure as the JSON text the model receives (and can relay to the user)."""
+    message = redact(" ".join(message.split()))
+    if len(message) > MAX_ERROR_CHARS:
+        message = message[: MAX_ERROR_CHARS - 1] + "…"
+    return json.dumps({"error": message}, ensure_ascii=False)
+
+
+def validation_text(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err.get("loc", ())) or "input"
+        parts.append(f"{where}: {err.get('msg')}")
+    return error_text("invalid arguments — " + "; ".join(parts))
+
+
+def result_text(result: Any) -> str:
+    """A tool result as JSON text (NaN and infinities become null)."""
+    if isinstance(result, BaseModel):
+        return result.model_dump_json()
+    if isinstance(result, list | tuple):
+        items = [r.model_dump(mode="json") if isinstance(r, BaseModel) else r for r in result]
+        return json.dumps(items, ensure_ascii=False, default=str)
+    return json.dumps(result, ensure_ascii=False, default=str)
+
+
+def call_tool(
+    name: str, func: typing.Callable[..., Any], model: type[BaseModel], arguments: dict[str, Any]
+) -> str:
+    """Validate the arguments, run the tool, and return JSON text — never raise."""
+    try:
+        query = model.model_validate(arguments)
+    except ValidationError as exc:
+        return validation_text(exc)
+    try:
+        return result_text(func(query))
+    except ValidationError as exc:
+        return validation_text(exc)
+    except Exception as exc:  # a tool bug must not end the conversation
+        log.warning("tool %s failed: %s: %s", name, type(exc).__name__, redact(str(exc)))
+        return error_text(f"{name} failed ({type(exc).__name__}): {exc}")
+
+
+def make_tool(spec: ToolSpec) -> StructuredTool:
+    """One LangChain tool: the input model as schema, the docstring as description."""
+    from langchain_core.tools import StructuredTool
+
+    func, model = resolve(spec)
+
+    def run(**arguments: Any) -> str:
+        return call_tool(spec.name, func, model, arguments)
+
+    return StructuredTool.from_function(
+        func=run,
+        name=spec.name,
+        description=inspect.getdoc(func) or spec.name,
+        args_schema=model,
+        handle_validation_error=validation_text,
+    )
+
+
+def available_specs() -> list[ToolSpec]:
+    """The registered tools whose module can be imported (all of them in a complete install)."""
+    found = []
+    for spec in TOOL_SPECS:
+        try:
+            resolve(spec)
+        except (ImportError, AttributeError) as exc:
+            log.warning("tool %s unavailable: %s", spec.name, exc)
+            continue
+        found.append(spec)
+    return found
+
+
+@lru_cache(maxsize=1)
+def build_tools() -> tuple[StructuredTool, ...]:
+    """Every available tool, built once per process."""
+    return tuple(make_tool(spec) for spec in available_specs())

@@ -19,6 +19,8 @@ FEATURES_FILE = "features.toml"
 
 T = TypeVar("T", bound=BaseModel)
 
+VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
+
 SupportStatus = Literal["yes", "needs_target", "no", "not_applicable", "unknown"]
 
 
@@ -39,6 +41,7 @@ class Feature(BaseModel):
     description: str
     shapes: list[str] = Field(default_factory=list)
     availability: list[Availability]
+    cheapest_alternative: str | None = None
     sources: list[Source] = Field(min_length=1)
 
     def entry(self, cc: str) -> Availability | None:
@@ -70,10 +73,21 @@ class CorpusClaim(BaseModel):
 
     key: str
     features: list[str] = Field(min_length=1)
+    applies_to_ccs: list[str] = Field(min_length=1, description="CCs where the claim misleads")
     document: str
     section: str
     claim: str
     correction: str
+    sources: list[Source] = Field(min_length=1)
+
+
+class CardException(BaseModel):
+    """Cards whose die lacks a feature their compute capability has (GTX 16: no tensor cores)."""
+
+    key: str
+    name_contains: str
+    absent: list[str] = Field(min_length=1)
+    note: str
     sources: list[Source] = Field(min_length=1)
 
 
@@ -98,6 +112,7 @@ class FeatureMatrix(BaseModel):
     features: list[Feature]
     limits: list[SmLimits]
     claims: list[CorpusClaim]
+    exceptions: list[CardException]
     sources: dict[str, Source]
 
 
@@ -110,6 +125,7 @@ def load_features() -> FeatureMatrix:
         features=rows_with_sources(raw, "feature", Feature, sources, FEATURES_FILE),
         limits=rows_with_sources(raw, "sm_limits", SmLimits, sources, FEATURES_FILE),
         claims=rows_with_sources(raw, "corpus_claim", CorpusClaim, sources, FEATURES_FILE),
+        exceptions=rows_with_sources(raw, "card_exception", CardException, sources, FEATURES_FILE),
         sources=sources,
     )
 
@@ -134,16 +150,27 @@ def rows_with_sources(
     """Rows of `[[table]]` whose `sources` list names keys of `sources`, validated as `model`."""
     rows = []
     for i, row in enumerate(raw.get(table, []), 1):
-        keys = row.get("sources", [])
-        missing = [k for k in keys if k not in sources]
-        if missing:
-            raise DataFileError(f"{filename} {table} row {i}: unknown source keys {missing}")
-        resolved = {**row, "sources": [sources[k].model_dump() for k in keys]}
+        try:
+            resolved = {
+                **row,
+                "sources": [resolve_source(k, sources) for k in row.get("sources", [])],
+            }
+        except KeyError as exc:
+            raise DataFileError(f"{filename} {table} row {i}: unknown source key {exc}") from exc
         try:
             rows.append(model.model_validate(resolved))
         except ValidationError as exc:
             raise DataFileError(f"{filename} {table} row {i}: {exc}") from exc
     return rows
+
+
+def resolve_source(ref: str, sources: dict[str, Source]) -> dict[str, Any]:
+    """'key' or 'key@section' → the Source's fields; a section replaces the note."""
+    key, _, section = ref.partition("@")
+    fields = sources[key].model_dump()
+    if section:
+        fields["note"] = f"{fields['note']}, § {section}" if fields.get("note") else section
+    return fields
 
 
 def normalize_cc(value: str | float | None) -> str | None:
@@ -192,7 +219,8 @@ def feature_support(
     sources = feat.sources
     base = {"key": feat.key, "name": feat.name, "sources": sources}
     if vendor.lower() != "nvidia":
-        note = f"{feat.name} is a CUDA (NVIDIA) feature; {vendor} GPUs do not run CUDA PTX."
+        who = VENDOR_NAMES.get(vendor.lower(), vendor)
+        note = f"{feat.name} is a CUDA (NVIDIA) feature; {who} GPUs do not run CUDA PTX."
         return FeatureSupport(**base, status="not_applicable", supported=False, note=note)
     wanted = normalize_cc(cc) or normalize_cc(arch_target)
     if wanted is None or wanted not in known_ccs():
@@ -228,12 +256,40 @@ def features_for_card(card: Any) -> list[FeatureSupport]:
     target = getattr(card, "arch_target", None)
     if vendor.lower() == "nvidia" and target and not str(target).startswith("sm_"):
         target = None
-    return [feature_support(f, cc, target, vendor) for f in load_features().features]
+    out = [feature_support(f, cc, target, vendor) for f in load_features().features]
+    return [_apply_exceptions(card, s) for s in out]
 
 
-def corpus_claims_for(feature_key: str) -> list[CorpusClaim]:
-    """The corpus statements that NVIDIA's documents contradict for one feature."""
-    return [c for c in load_features().claims if feature_key in c.features]
+def card_exceptions(card: Any) -> list[CardException]:
+    """Exceptions whose name pattern appears in the card's name."""
+    name = str(getattr(card, "name", "") or "").lower()
+    return [e for e in load_features().exceptions if e.name_contains.lower() in name]
+
+
+def _apply_exceptions(card: Any, support: FeatureSupport) -> FeatureSupport:
+    for exc in card_exceptions(card):
+        if support.key in exc.absent and support.supported:
+            return support.model_copy(
+                update={
+                    "status": "no",
+                    "supported": False,
+                    "required_target": None,
+                    "note": exc.note,
+                    "sources": [*exc.sources, *support.sources],
+                }
+            )
+    return support
+
+
+def corpus_claims_for(feature_key: str, cc: str | None = None) -> list[CorpusClaim]:
+    """The corpus statements that NVIDIA's documents contradict for one feature (and, when `cc`
+    is given, only those that mislead about that compute capability)."""
+    wanted = normalize_cc(cc) if cc else None
+    return [
+        c
+        for c in load_features().claims
+        if feature_key in c.features and (wanted is None or wanted in c.applies_to_ccs)
+    ]
 
 
 def _fold(text: str) -> str:

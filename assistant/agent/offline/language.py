@@ -7,11 +7,16 @@ from typing import Literal
 
 Lang = Literal["en", "fr"]
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _WORD = re.compile(r"[a-zàâäçéèêëîïôöûùüÿœæ']+", re.IGNORECASE)
 
 # Words that are (almost) only ever French or only ever English. Words shared by both
 # languages ("a", "on", "six", "question", "instance", "service") are left out on purpose.
-_FRENCH = frozenset(
+_FRENCH = _words(
     """
     le la les des du de un une et en est sont ou où au aux avec pour par sur dans sans chez
     je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre votre leur
@@ -24,9 +29,9 @@ _FRENCH = frozenset(
     suffisant bonjour salut merci aide parle parles réponds oublie précédentes
     entraîner entraînement modèle modèles apprendre programmation partie parties
     d'un d'une l'achat l'heure qu'est-ce c'est j'ai n'est
-    """.split()
+    """
 )
-_ENGLISH = frozenset(
+_ENGLISH = _words(
     """
     the is are was were be been what which who whom whose how much many why when where
     can could should would will does do did my your our their his her its this that these those
@@ -37,7 +42,7 @@ _ENGLISH = frozenset(
     hello hi thanks thank please help previous forgot forgotten left leave
     storage disk memory shared compare versus better best should support supports fit fits
     weekend spend spending get got have has any some each every also only just
-    """.split()
+    """
 )
 _ACCENTS = re.compile(r"[àâçéèêëîïôûùœ]", re.IGNORECASE)
 _FRENCH_PATTERNS = re.compile(

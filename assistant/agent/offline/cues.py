@@ -1,0 +1,182 @@
+"""Entity and keyword cues that confirm or rule out an intent the embedding proposes.
+
+The embedding similarity says what a question resembles; these cues say whether the question
+has what that intent needs (two cards to compare, a model to fit, a budget to plan).
+"""
+
+from __future__ import annotations
+
+import re
+
+from assistant.agent.offline.entities import Entities
+
+_COMPARE = re.compile(
+    r"\b(?:vs\.?|versus|compare[sd]?|comparing|comparison|compar(?:er|ez|aison|atif)|difference|différences?"
+    r"|better than|meilleure? que|faster than|plus rapide que|against|contre|face (?:à|a)|or the|ou la|ou le"
+    r"|stack up|which is (?:better|faster)|laquelle|lequel)\b",
+    re.IGNORECASE,
+)
+_SPECS = re.compile(
+    r"\b(?:specs?|specifications?|caractéristiques|fiche|vram|memory|mémoire|bandwidth|bande passante|sms?"
+    r"|compute capability|cc|tdp|power|consommation|watts?|architecture|arch|tflops|flops|fp64|shared memory"
+    r"|how much (?:ram|memory|vram)|combien de (?:go|vram|mémoire)|génération|generation|cores?|cœurs?|year|année"
+    r"|details?|détails?|tell me about|parle-moi|what is the|quelle est la)\b",
+    re.IGNORECASE,
+)
+_CAPABILITY = re.compile(
+    r"\b(?:support[s]?|supporte|can (?:i|it|my|the|a|you)|could|does .{0,30}(?:have|do|support|run)|has|have"
+    r"|peut|peux|puis-je|gère|a-t-elle|a-t-il|dispose|enough for|suffi\w*|good for|able to|capable|works? with"
+    r"|marche|fonctionne|available|disponible|dispo)\b",
+    re.IGNORECASE,
+)
+_RENT = re.compile(
+    r"\b(?:rent\w*|hire|cloud|hourly|per hour|an hour|/h|louer|location|loue|à l'heure|de l'heure|horaire"
+    r"|runpod|vast|lambda|coreweave|aws|gcp|azure)\b|/h\b",
+    re.IGNORECASE,
+)
+_COST = re.compile(
+    r"\b(?:cost\w*|price\w*|pay|bill|expensive|cheap\w*|how much|coût\w*|coute\w*|prix|tarif\w*|combien|payer"
+    r"|facture|cher|€|\$)|[€$]",
+    re.IGNORECASE,
+)
+_SPOT = re.compile(
+    r"\b(?:spot|preemptible|pre-emptible|interruptible|préemptible|on-demand|à la demande|dedicated|dédiée?s?"
+    r"|interrupt\w*|interromp\w*)\b",
+    re.IGNORECASE,
+)
+_BUY_VS_RENT = re.compile(
+    r"\b(?:buy|purchase|own|acheter|achat)\b.{0,40}\b(?:rent|renting|cloud|louer|location)\b"
+    r"|\b(?:rent|renting|cloud|louer|location)\b.{0,40}\b(?:buy|buying|purchase|own|acheter|achat)\b"
+    r"|break-?even|pays? off|rentab\w*|amorti\w*|seuil",
+    re.IGNORECASE,
+)
+_FORGOT = re.compile(
+    r"\b(?:forg[oe]t\w*|left .{0,30}(?:on|running)|idle|oubli\w*|laiss\w* .{0,30}(?:allum|tourn)\w*|allumée?"
+    r"|shut ?down|turn(?:ed)? off|éteindre|éteint|ran idle|running all)\b",
+    re.IGNORECASE,
+)
+_STORAGE = re.compile(
+    r"\b(?:storage|disk|disque|stockage|volume|ssd|persistent|persistant)\b", re.IGNORECASE
+)
+_BUDGET = re.compile(
+    r"\b(?:budget|spend|dépenser|répartir|split|allocate|plan|with \d+|avec \d+|i have|j'ai|dispose)\b",
+    re.IGNORECASE,
+)
+_LEARN = re.compile(
+    r"\b(?:learn\w*|apprend\w*|former|formation|study|étudier|teach|guide|course|cours|débuter|beginner|débutant)\b",
+    re.IGNORECASE,
+)
+_FIT = re.compile(
+    r"\b(?:fit|fits|tient|tenir|rentre|run|runs|serve|load|charger|tourner|inference|inférence|fine-?tun\w*"
+    r"|train\w*|entraîn\w*|affiner|lora|qlora|vram needed|how much vram|combien de vram|enough vram"
+    r"|context|contexte|kv cache|tokens?)\b",
+    re.IGNORECASE,
+)
+_RECOMMEND = re.compile(
+    r"\b(?:recommend\w*|suggest\w*|conseil\w*|recommand\w*|which (?:gpu|card)|what (?:gpu|card)|quel(?:le)? (?:gpu|carte)"
+    r"|best (?:gpu|card)|meilleure? (?:gpu|carte)|should i (?:buy|get|rent)|what should i|que prendre"
+    r"|que (?:me )?conseill\w*|cheapest (?:hardware|gpu|card)|moins cher)\b",
+    re.IGNORECASE,
+)
+_PROBE = re.compile(
+    r"\b(?:this machine|my machine|my computer|my pc|this computer|this runtime|cette machine|mon ordinateur"
+    r"|mon pc|cet ordinateur|nvidia-smi|detect\w*|détect\w*|probe|sond\w*|installed|installée?"
+    r"|what gpu do i have|quel gpu ai-je|colab (?:gave|m'a)|runtime|do i have a gpu)\b",
+    re.IGNORECASE,
+)
+_GREETING = re.compile(
+    r"^\W*(?:hello|hi|hey|bonjour|salut|coucou|thanks?|thank you|merci|help|aide)\b", re.IGNORECASE
+)
+_ABOUT = re.compile(
+    r"\b(?:who are you|what can you do|what are you|which model|qui es-tu|que sais-tu|que peux-tu"
+    r"|comment ça marche|how does this work|are you an? (?:ai|llm|bot))\b",
+    re.IGNORECASE,
+)
+DOMAIN_WORDS = re.compile(
+    r"\b(?:gpu|gpus|cuda|vram|nvidia|amd|rocm|kernel\w*|noyau\w*|tensor|sm_\d+|colab|kaggle|cloud|rent\w*|louer"
+    r"|location|spot|instance\w*|megakernel\w*|tma|wgmma|tcgen05|fp8|fp4|fp16|bf16|nvlink|llm|lora|flux|sdxl"
+    r"|mémoire|memory|carte graphique|graphics card|apple silicon|metal|mojo|triton|nsight|h100|a100|b200"
+    r"|serverless|hopper|blackwell|ampere|ada|turing|programming|programmation|compute capability)\b",
+    re.IGNORECASE,
+)
+
+
+def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
+    """Per-intent adjustments to the embedding score, from what the question explicitly holds."""
+    cards = len(ent.gpus) + len(ent.unknown_gpus)
+    has_card = cards > 0
+    domain = bool(DOMAIN_WORDS.search(text)) or ent.has_facts()
+    b: dict[str, float] = {}
+    b["gpu_compare"] = (0.1 if cards >= 2 else -0.3) + (
+        0.15 if _COMPARE.search(text) and cards >= 2 else 0.0
+    )
+    b["gpu_lookup"] = (0.05 if has_card else -0.3) + (
+        0.1 if _SPECS.search(text) and has_card else 0.0
+    )
+    b["gpu_capability"] = (
+        (0.15 if ent.topics else 0.0)
+        + (0.1 if ent.parts and has_card else 0.0)
+        + (0.05 if _CAPABILITY.search(text) and has_card else 0.0)
+        - (0.1 if not has_card else 0.0)
+    )
+    rent = bool(_RENT.search(text))
+    cost = bool(_COST.search(text))
+    b["rent_cost"] = (0.1 if rent and (cost or ent.total_hours) else 0.0) + (
+        0.05 if ent.hourly_rates else 0.0
+    )
+    b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
+    b["rent_vs_buy"] = (0.2 if _BUY_VS_RENT.search(text) else -0.05) + (
+        0.05 if ent.hours_per_day else 0.0
+    )
+    b["forgotten_instance"] = 0.25 if _FORGOT.search(text) else -0.1
+    b["storage_cost"] = 0.25 if _STORAGE.search(text) else -0.2
+    budget = bool(ent.budgets) or bool(re.search(r"\bbudget\b", text, re.I))
+    b["budget_plan"] = (0.15 if budget and _LEARN.search(text) else 0.0) + (
+        0.05 if _BUDGET.search(text) else 0.0
+    )
+    if not budget:
+        b["budget_plan"] -= 0.2
+    b["workload_fit"] = (
+        (0.2 if ent.models else 0.0)
+        + (0.1 if ent.model_size_b else 0.0)
+        + (0.05 if ent.method in ("lora", "qlora", "full") else 0.0)
+        + (0.05 if _FIT.search(text) else 0.0)
+    )
+    b["recommend_gpus"] = (0.15 if _RECOMMEND.search(text) else 0.0) + (
+        0.05 if ent.budgets and ent.mode == "buy" else 0.0
+    )
+    b["probe_gpus"] = 0.2 if _PROBE.search(text) else -0.1
+    b["greeting"] = (0.2 if _GREETING.search(text) or _ABOUT.search(text) else -0.1) - (
+        0.3 if ent.has_facts() else 0.0
+    )
+    b["off_topic"] = -0.35 if domain else 0.1
+    b["corpus_only"] = 0.0 if domain else -0.1
+    return b
+
+
+def is_about_backend(text: str) -> bool:
+    return bool(_ABOUT.search(text))
+
+
+def is_greeting(text: str) -> bool:
+    return bool(_GREETING.search(text)) and len(text.split()) <= 6
+
+
+def has_domain_words(text: str) -> bool:
+    return bool(DOMAIN_WORDS.search(text))
+
+
+def mentions_spot(text: str) -> bool:
+    return bool(_SPOT.search(text))
+
+
+def mentions_rent(text: str) -> bool:
+    return bool(_RENT.search(text))
+
+
+def mentions_storage(text: str) -> bool:
+    return bool(_STORAGE.search(text))
+
+
+def mentions_forgotten(text: str) -> bool:
+    return bool(_FORGOT.search(text))

@@ -1,0 +1,313 @@
+"""What a question names, explicitly: cards, topics, models, money, durations, guide parts.
+
+Cards, topics, models and amounts come from their owners' matchers (catalog, capability, fit,
+money); this module only adds what no other module reads — durations, percentages, guide parts,
+condition and buy/rent mode — and flags card-like names the catalog does not know.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
+
+Condition = Literal["used", "new"]
+Mode = Literal["buy", "rent"]
+
+
+class MoneyMention(BaseModel):
+    amount: float
+    high: float | None = None
+    currency: Literal["EUR", "USD"]
+    per_hour: bool = False
+    text: str = ""
+
+
+class Entities(BaseModel):
+    """Everything explicit in one message."""
+
+    gpus: list[str] = Field(default_factory=list, description="Catalog names, in order of mention")
+    unknown_gpus: list[str] = Field(
+        default_factory=list, description="Card-like names not in the catalog"
+    )
+    suggestions: dict[str, list[str]] = Field(default_factory=dict)
+    topics: list[str] = Field(default_factory=list, description="Feature or topic keys")
+    models: list[str] = Field(default_factory=list, description="Model names from the model table")
+    model_size_b: float | None = Field(default=None, description="A bare size like '70B model'")
+    money: list[MoneyMention] = Field(default_factory=list)
+    durations: list[Duration] = Field(default_factory=list)
+    percentages: list[float] = Field(default_factory=list)
+    parts: list[int] = Field(default_factory=list, description="Guide parts 1-9")
+    up_to_part: int | None = None
+    condition: Condition | None = None
+    mode: Mode | None = None
+    vram_gb: float | None = Field(default=None, description="A memory size named without a card")
+    storage_gb: float | None = None
+    precision: str | None = None
+    method: str | None = Field(default=None, description="inference, lora, qlora or full")
+    context_tokens: int | None = None
+    batch_size: int | None = None
+    power_w: float | None = None
+
+    @property
+    def total_hours(self) -> float | None:
+        for d in self.durations:
+            if d.per_day is None and d.hours is not None:
+                return d.hours
+        return None
+
+    @property
+    def hours_per_day(self) -> float | None:
+        for d in self.durations:
+            if d.per_day is not None:
+                return d.per_day
+        return None
+
+    @property
+    def hourly_rates(self) -> list[MoneyMention]:
+        return [m for m in self.money if m.per_hour]
+
+    @property
+    def budgets(self) -> list[MoneyMention]:
+        return [m for m in self.money if not m.per_hour]
+
+    def has_facts(self) -> bool:
+        """Whether the message names anything the tools can work with."""
+        return bool(
+            self.gpus or self.unknown_gpus or self.topics or self.models or self.money or self.parts
+        )
+
+
+# Card-like names: a product line and a number ("RTX 9090", "GTX 7777 Ti", "RX 9900 XT"), or a
+# datacenter-style letter and number ("H900", "B250", "MI400X").
+_CARD_LIKE = re.compile(
+    r"\b(?:(?:geforce\s+)?(?:rtx|gtx|rx|radeon|quadro|titan)\s*-?\s*(?:pro\s+)?[a-z]?\d{3,5}[a-z]?"
+    r"(?:\s+(?:ti|super|xtx|xt|ada|max))?"
+    r"|(?:mi)\d{2,3}[a-z]?|[abhlv]\d{2,3}[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?)\b",
+    re.IGNORECASE,
+)
+_PART = re.compile(
+    r"\b(?:part(?:ie)?s?|chap(?:ter|itre)s?)\s*(\d)(?:\s*(?:,|and|et|&|/|-|to|à)\s*(\d))?",
+    re.IGNORECASE,
+)
+_UP_TO_PART = re.compile(
+    r"\b(?:up to|through|until|jusqu'?(?:à|a)(?:\s+la)?)\s+part(?:ie)?\s*(\d)", re.IGNORECASE
+)
+_USED = re.compile(
+    r"\b(?:used|second[- ]hand|refurbished|pre-owned|occasion|reconditionn[ée]e?s?)\b", re.I
+)
+_NEW = re.compile(r"\b(?:brand[- ]new|new|neuf|neuve|neufs|neuves)\b", re.I)
+_BUY = re.compile(
+    r"\b(?:buy|buying|bought|purchase|purchasing|own|owning|acheter|achat|ach[eè]te|acqu[ée]rir)\b",
+    re.I,
+)
+_RENT = re.compile(
+    r"\b(?:rent|renting|rental|rented|hire|lease|cloud|hourly|louer|location|loue|lou[ée]e?)\b",
+    re.I,
+)
+_MEMORY = re.compile(r"\b(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b(?!\s*/?\s*s\b)", re.I)
+_STORAGE = re.compile(
+    r"\b(\d{1,5}(?:[.,]\d)?)\s*(tb|to|gb|go)\b(?=[^.?!]{0,40}\b(?:disk|disque|storage|stockage|volume|ssd)\b)"
+    r"|\b(?:disk|disque|storage|stockage|volume|ssd)\b[^.?!\d]{0,30}(\d{1,5}(?:[.,]\d)?)\s*(tb|to|gb|go)\b",
+    re.I,
+)
+_PRECISION = re.compile(
+    r"\b(fp32|fp16|bf16|fp8|fp4|int8|int4|nf4|q4|q8|4[- ]?bits?|8[- ]?bits?|16[- ]?bits?)\b", re.I
+)
+_METHOD = [
+    ("qlora", re.compile(r"\bq-?lora\b", re.I)),
+    ("lora", re.compile(r"\blora\b", re.I)),
+    (
+        "full",
+        re.compile(
+            r"\bfull(?:y)?[- ](?:fine[- ]?tun\w*|train\w*)|\b(?:fine[- ]?tuning|entraînement) complet",
+            re.I,
+        ),
+    ),
+    (
+        "inference",
+        re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
+    ),
+]
+_CONTEXT = re.compile(
+    r"\b(\d{1,4})\s*k\s*(?:tokens?\s*)?(?:context|contexte|ctx)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
+    re.I,
+)
+_BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
+_POWER = re.compile(r"\b(\d{2,4})\s*w(?:atts?)?\b", re.I)
+_BARE_SIZE = re.compile(
+    r"\b(\d{1,4}(?:\.\d)?)\s*b\b(?:\s*(?:model|modèle|params?|parameters?|llm))?", re.I
+)
+_EXPONENT = re.compile(
+    r"\b(\d+(?:[.,]\d+)?)\s*(?:\^|\*\*)\s*(\d{1,3})\b|\b(\d+(?:\.\d+)?)e(\d{1,3})\b"
+)
+
+
+def _expand_exponents(text: str) -> str:
+    """'10^12 €' and '1e12 €' written out, so amounts read whole rather than as '12 €'."""
+
+    def repl(m: re.Match[str]) -> str:
+        try:
+            if m.group(1):
+                value = float(m.group(1).replace(",", ".")) ** int(m.group(2))
+            else:
+                value = float(m.group(3)) * 10 ** int(m.group(4))
+        except (OverflowError, ValueError):
+            return m.group(0)
+        return f"{value:.0f}" if value < 1e300 else m.group(0)
+
+    return _EXPONENT.sub(repl, text)
+
+
+def _money(text: str) -> list[MoneyMention]:
+    from assistant.money import parse_money
+
+    out = []
+    for p in parse_money(text):
+        out.append(
+            MoneyMention(
+                amount=p.amount,
+                high=p.high,
+                currency=p.currency,
+                per_hour=p.per == "hour",
+                text=p.text,
+            )
+        )
+    return out
+
+
+def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
+    from assistant.knowledge.matching import find_gpu_mentions, match_gpu
+
+    known = [card.name for card in find_gpu_mentions(text)]
+    unknown: list[str] = []
+    suggestions: dict[str, list[str]] = {}
+    for m in _CARD_LIKE.finditer(text):
+        name = " ".join(m.group(0).split())
+        if _looks_like_memory_or_model(name, text, m.end()):
+            continue
+        match = match_gpu(name)
+        if match.gpu is not None:
+            if match.gpu.name not in known:
+                known.append(match.gpu.name)
+            continue
+        if any(_same_card(name, k) for k in known):
+            continue
+        unknown.append(name)
+        suggestions[name] = list(match.suggestions)
+    return known, unknown, suggestions
+
+
+def _same_card(mention: str, known: str) -> bool:
+    digits = re.findall(r"\d{2,5}", mention)
+    return (
+        bool(digits)
+        and all(d in known for d in digits)
+        and not re.search(r"\b(ti|super|xt)\b", mention, re.I)
+    )
+
+
+def _looks_like_memory_or_model(name: str, text: str, end: int) -> bool:
+    """'B16', 'A4 paper', 'L2 cache' and similar are not cards."""
+    tail = text[end : end + 12].lower()
+    return bool(
+        re.match(r"\s*(?:cache|paper|papier|b\b|gb|go)", tail)
+    ) and not name.lower().startswith(("rtx", "gtx", "rx"))
+
+
+def _topics(text: str) -> list[str]:
+    try:
+        from assistant.knowledge.features import find_topic_mentions
+    except ImportError:
+        return []
+    return [_key(t) for t in find_topic_mentions(text)]
+
+
+def _models(text: str) -> list[str]:
+    try:
+        from assistant.knowledge.models import find_model_mentions
+    except ImportError:
+        return []
+    return [_key(m) for m in find_model_mentions(text)]
+
+
+def _key(item: Any) -> str:
+    for attr in ("key", "name", "id"):
+        value = getattr(item, attr, None)
+        if isinstance(value, str):
+            return value
+    return str(item)
+
+
+def _float(text: str) -> float:
+    return float(text.replace(",", "."))
+
+
+def extract_entities(text: str) -> Entities:
+    """Read every explicit entity of one English or French message."""
+    text = _expand_exponents(text)
+    gpus, unknown, suggestions = _gpus(text)
+    ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
+    ent.topics = _topics(text)
+    ent.models = _models(text)
+    ent.money = _money(text)
+    ent.durations = parse_durations(text)
+    ent.percentages = parse_percentages(text)
+    for m in _PART.finditer(text):
+        for g in m.groups():
+            if g and 1 <= int(g) <= 9 and int(g) not in ent.parts:
+                ent.parts.append(int(g))
+    up_to = _UP_TO_PART.search(text)
+    if up_to and 1 <= int(up_to.group(1)) <= 9:
+        ent.up_to_part = int(up_to.group(1))
+    ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
+    buy, rent = _BUY.search(text), _RENT.search(text)
+    if buy and not rent:
+        ent.mode = "buy"
+    elif rent and not buy:
+        ent.mode = "rent"
+    storage = _STORAGE.search(text)
+    if storage:
+        num = storage.group(1) or storage.group(3)
+        unit = (storage.group(2) or storage.group(4)).lower()
+        ent.storage_gb = _float(num) * (1000 if unit in ("tb", "to") else 1)
+    for m in _MEMORY.finditer(text):
+        if storage and storage.start() <= m.start() < storage.end():
+            continue
+        ent.vram_gb = _float(m.group(1))
+        break
+    precision = _PRECISION.search(text)
+    if precision:
+        ent.precision = _normalize_precision(precision.group(1))
+    for method, pattern in _METHOD:
+        if pattern.search(text):
+            ent.method = method
+            break
+    ctx = _CONTEXT.search(text)
+    if ctx:
+        ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024
+    batch = _BATCH.search(text)
+    if batch:
+        ent.batch_size = int(batch.group(1))
+    power = _POWER.search(text)
+    if power:
+        ent.power_w = float(power.group(1))
+    if not ent.models:
+        size = _BARE_SIZE.search(text)
+        if size:
+            ent.model_size_b = _float(size.group(1))
+    return ent
+
+
+def _normalize_precision(raw: str) -> str:
+    raw = raw.lower().replace(" ", "").replace("-", "")
+    if raw.startswith("4bit") or raw in ("q4", "nf4", "int4"):
+        return "int4"
+    if raw.startswith("8bit") or raw in ("q8", "int8"):
+        return "int8"
+    if raw.startswith("16bit"):
+        return "fp16"
+    return raw

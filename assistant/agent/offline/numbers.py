@@ -1,0 +1,203 @@
+"""Durations and percentages in English and French: '100 hours', '3 mois', 'a weekend',
+'8h/day', '2 h par jour', 'three hours daily', '20 %'."""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+HOURS_PER_UNIT = {
+    "minute": 1 / 60,
+    "hour": 1.0,
+    "day": 24.0,
+    "week": 168.0,
+    "month": 730.0,
+    "year": 8760.0,
+}
+
+_WORD_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "un": 1,
+    "une": 1,
+    "two": 2,
+    "deux": 2,
+    "three": 3,
+    "trois": 3,
+    "four": 4,
+    "quatre": 4,
+    "five": 5,
+    "cinq": 5,
+    "six": 6,
+    "seven": 7,
+    "sept": 7,
+    "eight": 8,
+    "huit": 8,
+    "nine": 9,
+    "neuf": 9,
+    "ten": 10,
+    "dix": 10,
+    "twelve": 12,
+    "douze": 12,
+    "fifteen": 15,
+    "quinze": 15,
+    "twenty": 20,
+    "vingt": 20,
+    "thirty": 30,
+    "trente": 30,
+    "forty": 40,
+    "quarante": 40,
+    "fifty": 50,
+    "cinquante": 50,
+    "hundred": 100,
+    "cent": 100,
+    "half": 0.5,
+    "demi": 0.5,
+    "couple": 2,
+    "few": 3,
+    "quelques": 3,
+    "several": 3,
+    "plusieurs": 3,
+}
+
+_UNITS = {
+    "minute": r"minutes?|mins?|mn",
+    "hour": r"hours?|hrs?|h|heures?",
+    "day": r"days?|jours?|j|nights?|nuits?",
+    "week": r"weeks?(?!-?ends?)|semaines?|wk",
+    "month": r"months?|mois|mo",
+    "year": r"years?|ans?|années?|yr",
+}
+_UNIT_ALT = "|".join(f"(?P<{k}>{v})" for k, v in _UNITS.items())
+_NUM = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+_DURATION = re.compile(
+    rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?(?:{_UNIT_ALT})\b"
+    rf"(?P<rate>\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|week|semaine|month|mois)\b"
+    rf"|\s+(?P<adv>daily|weekly|monthly|quotidiennes?|par jour|a day|per day))?",
+    re.IGNORECASE,
+)
+_WEEKEND = re.compile(r"\b(?:(?:a|the|one|un|le|tout le|all)\s+)?week-?ends?\b", re.IGNORECASE)
+_LONG_WEEKEND = re.compile(
+    r"\blong\s+week-?end\b|\bweek-?end\s+(?:prolongé|de trois jours)\b", re.I
+)
+_WEEKEND_SPAN = re.compile(
+    r"\b(?:friday|vendredi)\b.{0,40}\b(?:monday|lundi)\b", re.IGNORECASE | re.DOTALL
+)
+_DAILY_USE = re.compile(
+    r"\b(?:every day|each day|daily|tous les jours|chaque jour|quotidien(?:nement)?)\b", re.I
+)
+_PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.IGNORECASE)
+_PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4}
+# Time of day ("9 h du matin") and ages are not durations to bill.
+_NOT_DURATION_AFTER = re.compile(r"^\s*(?:du matin|du soir|am\b|pm\b|ago|old)", re.I)
+
+
+class Duration(BaseModel):
+    """A length of time: total hours, or a daily usage rate."""
+
+    text: str
+    hours: float | None = Field(default=None, description="Total hours when it is a span")
+    per_day: float | None = Field(default=None, description="Hours per day when it is a rate")
+    unit: str = "hour"
+    count: float = 1.0
+
+
+def _number(raw: str) -> float | None:
+    raw = raw.lower()
+    if raw in _WORD_NUMBERS:
+        return float(_WORD_NUMBERS[raw])
+    try:
+        return float(raw.replace(",", "."))
+    except ValueError:
+        return None
+
+
+def _which_unit(m: re.Match[str]) -> str:
+    for unit in _UNITS:
+        if m.group(unit):
+            return unit
+    return "hour"
+
+
+def _per_key(word: str) -> str:
+    word = word.lower()
+    if word.startswith(("w", "s")):
+        return "week"
+    if word.startswith("m"):
+        return "month"
+    return "day"
+
+
+def parse_durations(text: str) -> list[Duration]:
+    """Every duration in `text`, in order: spans (`hours`) and usage rates (`per_day`)."""
+    found: list[tuple[int, Duration]] = []
+    taken: list[tuple[int, int]] = []
+    for m in _DURATION.finditer(text):
+        count = _number(m.group("num"))
+        if count is None or count <= 0 and m.group("num") in _WORD_NUMBERS:
+            continue
+        unit = _which_unit(m)
+        if _NOT_DURATION_AFTER.match(text[m.end() :]):
+            continue
+        if m.group("num").lower() in ("a", "an", "un", "une") and unit in ("hour", "minute"):
+            # "an hour" alone is a price unit ("$2 an hour"), not a job length
+            before = text[max(0, m.start() - 12) : m.start()]
+            if re.search(r"(?:\d|\$|€)\s*$", before) or re.search(r"(?:per|par|/)\s*$", before):
+                continue
+        if unit == "hour" and re.search(
+            r"(?:\$|€)\s*$|/\s*$", text[max(0, m.start() - 3) : m.start()]
+        ):
+            continue
+        hours = count * HOURS_PER_UNIT[unit]
+        rate_word = m.group("per") or m.group("adv")
+        if rate_word:
+            key = (
+                "day"
+                if m.group("adv") and re.search(r"jour|day|quotid", m.group("adv"), re.I)
+                else None
+            )
+            key = key or _per_key(rate_word.split()[-1] if m.group("adv") else rate_word)
+            if m.group("adv") and re.search(r"weekly", m.group("adv"), re.I):
+                key = "week"
+            if m.group("adv") and re.search(r"monthly", m.group("adv"), re.I):
+                key = "month"
+            found.append(
+                (
+                    m.start(),
+                    Duration(
+                        text=m.group(0).strip(),
+                        per_day=hours / _PER_DAY_DIVISOR[key],
+                        unit=unit,
+                        count=count,
+                    ),
+                )
+            )
+        elif _DAILY_USE.search(text[m.end() : m.end() + 20]):
+            found.append(
+                (
+                    m.start(),
+                    Duration(text=m.group(0).strip(), per_day=hours, unit=unit, count=count),
+                )
+            )
+        else:
+            found.append(
+                (m.start(), Duration(text=m.group(0).strip(), hours=hours, unit=unit, count=count))
+            )
+        taken.append(m.span())
+    for pattern, hours in ((_LONG_WEEKEND, 72.0), (_WEEKEND_SPAN, 60.0), (_WEEKEND, 48.0)):
+        for m in pattern.finditer(text):
+            if any(s <= m.start() < e for s, e in taken):
+                continue
+            found.append(
+                (m.start(), Duration(text=m.group(0).strip(), hours=hours, unit="weekend"))
+            )
+            taken.append(m.span())
+    found.sort(key=lambda item: item[0])
+    return [d for _, d in found]
+
+
+def parse_percentages(text: str) -> list[float]:
+    """Every percentage in `text`, as numbers (20 for '20 %')."""
+    return [float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(text)]

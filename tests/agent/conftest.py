@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -14,3 +15,26 @@ def _fresh_agents() -> Iterator[None]:
     clear_agent_cache()
     yield
     clear_agent_cache()
+
+
+@pytest.fixture
+def openai_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Start a stub server; the test fills `stub.script`. OPENAI_BASE_URL points at it."""
+    from tests.agent.openai_stub import StubOpenAI
+
+    stub = StubOpenAI(script=[]).start()
+    monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
+    yield stub
+    stub.stop()
+
+
+@pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offline backend; a one-line stand-in until the real offline model is importable."""
+    try:
+        from assistant.agent.offline import OfflineChatModel  # noqa: F401
+    except ImportError:
+        from assistant.agent import backends
+        from tests.agent.scripted import scripted
+
+        monkeypatch.setitem(backends._FACTORIES, "offline", lambda _m: scripted("offline answer"))

@@ -1,0 +1,226 @@
+"""The one place that converts, formats and reads amounts of money (EUR and USD).
+
+The exchange rate is an assumption, not a fact: it comes from the settings
+(`GPU_ADVISOR_USD_PER_EUR`) unless a caller passes one, and every cost result states it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+Currency = Literal["EUR", "USD"]
+Lang = Literal["en", "fr"]
+Period = Literal["hour", "month", "day"]
+
+CURRENCIES: tuple[Currency, ...] = ("EUR", "USD")
+SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$"}
+
+
+class Money(BaseModel):
+    """An amount in a currency."""
+
+    model_config = ConfigDict(allow_inf_nan=False, frozen=True)
+
+    amount: float = Field(description="The amount, in `currency`")
+    currency: Currency = Field(description="EUR or USD")
+
+    def to(self, currency: Currency, usd_per_eur: float | None = None) -> Money:
+        return Money(
+            amount=convert(self.amount, self.currency, currency, usd_per_eur), currency=currency
+        )
+
+    def format(self, lang: Lang = "en") -> str:
+        return format_money(self.amount, self.currency, lang)
+
+
+def normalize_currency(value: str | None) -> Currency:
+    """'eur', '€', 'euros', 'usd', '$', 'dollars' → 'EUR'/'USD'; None → the configured currency."""
+    if value is None:
+        from assistant.settings import get_settings
+
+        value = get_settings().currency
+    key = value.strip().lower()
+    if key in {"eur", "€", "euro", "euros"}:
+        return "EUR"
+    if key in {"usd", "$", "us$", "dollar", "dollars"}:
+        return "USD"
+    raise ValueError(f"unknown currency {value!r}: use EUR or USD")
+
+
+def exchange_rate(usd_per_eur: float | None = None) -> float:
+    """USD per EUR: the given rate, else the configured one."""
+    if usd_per_eur is None:
+        from assistant.settings import get_settings
+
+        usd_per_eur = get_settings().usd_per_eur
+    if not math.isfinite(usd_per_eur) or usd_per_eur <= 0:
+        raise ValueError("usd_per_eur must be a positive finite number")
+    return usd_per_eur
+
+
+def convert(
+    amount: float, from_cur: Currency, to_cur: Currency, usd_per_eur: float | None = None
+) -> float:
+    """Convert an amount between EUR and USD at `usd_per_eur` (default: the settings' rate)."""
+    if from_cur == to_cur:
+        return float(amount)
+    rate = exchange_rate(usd_per_eur)
+    if from_cur == "EUR" and to_cur == "USD":
+        return amount * rate
+    if from_cur == "USD" and to_cur == "EUR":
+        return amount / rate
+    raise ValueError(f"cannot convert {from_cur} to {to_cur}")
+
+
+def rate_assumption(usd_per_eur: float | None = None) -> str:
+    """The sentence every converted result carries."""
+    rate = exchange_rate(usd_per_eur)
+    return f"Exchange rate assumed: 1 EUR = {rate:.4g} USD (configurable with GPU_ADVISOR_USD_PER_EUR)."
+
+
+def _group(integer: str, sep: str) -> str:
+    parts: list[str] = []
+    while len(integer) > 3:
+        parts.insert(0, integer[-3:])
+        integer = integer[:-3]
+    parts.insert(0, integer)
+    return sep.join(parts)
+
+
+def format_number(value: float, decimals: int = 2, lang: Lang = "en") -> str:
+    """1234.5 → '1,234.50' (en) or '1 234,50' (fr)."""
+    text = f"{abs(value):.{decimals}f}"
+    integer, _, frac = text.partition(".")
+    if lang == "fr":
+        body = _group(integer, "\u202f") + ("," + frac if frac else "")
+    else:
+        body = _group(integer, ",") + ("." + frac if frac else "")
+    return ("-" if value < 0 and float(text) != 0 else "") + body
+
+
+def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals: int = 2) -> str:
+    """'$2.50' / '€2.50' in English, '2,50 $' / '2,50 €' in French."""
+    if not math.isfinite(amount):
+        raise ValueError("cannot format a non-finite amount")
+    symbol = SYMBOLS[currency]
+    number = format_number(amount, decimals, lang)
+    if lang == "fr":
+        return f"{number}\u00a0{symbol}"
+    sign, digits = ("-", number[1:]) if number.startswith("-") else ("", number)
+    return f"{sign}{symbol}{digits}"
+
+
+class ParsedMoney(BaseModel):
+    """An amount found in free text."""
+
+    amount: float = Field(description="The amount (the low end for a range)")
+    high: float | None = Field(
+        default=None, description="The high end, for a range like '2 – 5 $/h'"
+    )
+    currency: Currency
+    per: Period | None = Field(default=None, description="hour, day or month if the text says so")
+    text: str = Field(description="The matched text")
+    start: int
+    end: int
+
+    @property
+    def per_hour(self) -> bool:
+        return self.per == "hour"
+
+
+_SPACE = "[ \u00a0\u202f]"
+# 1 500 / 1 500,50 / 1,500.50 / 2.50 / 0,80 / 200
+_NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
+_CUR_PREFIX = r"US\$|\$|€|USD|EUR"
+_CUR_SUFFIX = r"€|\$|US\$|euros?\b|eur\b|usd\b|dollars?\b"
+_UNIT = r"(?:hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
+_PER = rf"(?P<per>\s*(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l'){_UNIT})?"
+_RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
+_PATTERNS = [
+    re.compile(
+        rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_PER}", re.IGNORECASE
+    ),
+    re.compile(
+        rf"(?<![\w.,])(?P<num>{_NUM}){_RANGE}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}", re.IGNORECASE
+    ),
+]
+
+
+def _to_float(num: str, english_thousands: bool) -> float:
+    s = re.sub(_SPACE, "", num)
+    if "," in s and "." in s:
+        s = s.replace(",", "")  # 1,500.50
+    elif "," in s:
+        head, _, tail = s.rpartition(",")
+        if english_thousands and len(tail) == 3 and s.count(",") >= 1:
+            s = s.replace(",", "")  # $1,500
+        else:
+            s = head.replace(",", "") + "." + tail  # 0,80
+    return float(s)
+
+
+def _period(raw: str | None) -> Period | None:
+    if not raw:
+        return None
+    word = re.split(r"[\s/']", raw.strip().lower())[-1]
+    if word.startswith("mo"):
+        return "month"
+    if word.startswith(("j", "d")):
+        return "day"
+    return "hour"
+
+
+def parse_money(text: str) -> list[ParsedMoney]:
+    """Every amount with a currency in an English or French sentence, in order.
+
+    Understands '200 €', '200€', '200 euros', '$0.80/h', '0,80 $/h', '2.50 USD per hour',
+    '1 500 €', '$1,500' and ranges such as '2 – 5 $/h'.
+    """
+    found: list[ParsedMoney] = []
+    taken: list[tuple[int, int]] = []
+    for index, pattern in enumerate(_PATTERNS):
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            cur = normalize_currency(m.group("cur").replace("US$", "$"))
+            prefix_style = index == 0
+            try:
+                amount = _to_float(m.group("num"), prefix_style)
+                high = _to_float(m.group("high"), prefix_style) if m.group("high") else None
+            except ValueError:
+                continue
+            per = _period(m.group("per"))
+            found.append(
+                ParsedMoney(
+                    amount=amount,
+                    high=high,
+                    currency=cur,
+                    per=per,
+                    text=text[start:end].strip(),
+                    start=start,
+                    end=end,
+                )
+            )
+            taken.append((start, end))
+    found.sort(key=lambda p: p.start)
+    return found
+
+
+def _currency_or_none(value: object) -> object:
+    if value is None or not isinstance(value, str):
+        return value
+    return normalize_currency(value)
+
+
+# An input field's type: "eur", "€", "USD"... accepted; None means the configured currency.
+CurrencyInput = Annotated[Currency | None, BeforeValidator(_currency_or_none)]
+
+
+def resolve_currency(value: Currency | None) -> Currency:
+    """The given currency, else the configured one."""
+    return value if value is not None else normalize_currency(None)

@@ -1,0 +1,228 @@
+"""Rent vs buy: after how many hours of use does owning the card cost less than renting it?
+
+Owning costs the purchase price minus what the card resells for, plus electricity
+(W × hours × price per kWh). Renting costs the hourly rate. Break-even hours =
+(purchase − resale) / (rent per hour − electricity per hour).
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, model_validator
+
+from assistant.knowledge.prices import (
+    Condition,
+    canonical_gpu,
+    gpu_suggestions,
+    hourly_price_range,
+    purchase_price,
+)
+from assistant.knowledge.sources import Source
+from assistant.money import convert, format_money
+from assistant.tools.cost_base import (
+    DAYS_PER_MONTH,
+    MAX_PRICE,
+    MAX_RATE,
+    CostResult,
+    MoneyQuery,
+    money_context,
+)
+
+DEFAULT_HOURS_PER_DAY = 8.0
+
+
+class RentVsBuyQuery(MoneyQuery):
+    """Buy a card, or rent one by the hour?"""
+
+    gpu: str | None = Field(
+        default=None,
+        max_length=200,
+        description="The card, to look up its prices and power when not given",
+    )
+    purchase_price: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_PRICE,
+        description="Purchase price in `currency` (default: the price data's typical)",
+    )
+    condition: Condition | None = Field(
+        default=None, description="new or used, when the purchase price is looked up"
+    )
+    rent_rate: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_RATE,
+        description="Rental price per hour in `currency` (default: the price data's typical)",
+    )
+    hours_per_day: float = Field(
+        default=DEFAULT_HOURS_PER_DAY, gt=0, le=24, description="Hours of use per day"
+    )
+    power_w: float | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Power drawn while working, in watts (default: the card's TDP)",
+    )
+    electricity_price_per_kwh: float | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Electricity price per kWh in `currency` (default: the configured one)",
+    )
+    resale_value: float | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_PRICE,
+        description="What the card resells for at the end, in `currency`",
+    )
+    resale_fraction: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="Resale value as a fraction of the purchase price (0.5 = half)",
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RentVsBuyQuery:
+        if self.resale_value is not None and self.resale_fraction is not None:
+            raise ValueError("give resale_value or resale_fraction, not both")
+        if self.gpu is None and (self.purchase_price is None or self.rent_rate is None):
+            raise ValueError("give a GPU name, or both purchase_price and rent_rate")
+        if (
+            self.resale_value is not None
+            and self.purchase_price is not None
+            and self.resale_value > self.purchase_price
+        ):
+            raise ValueError("resale_value cannot exceed purchase_price")
+        return self
+
+
+class RentVsBuy(CostResult):
+    """Break-even between buying and renting."""
+
+    gpu: str | None = None
+    found: bool = True
+    message: str | None = None
+    suggestions: list[str] = Field(default_factory=list)
+    purchase_price: float | None = None
+    resale_value: float | None = None
+    net_purchase: float | None = Field(
+        default=None, description="Purchase price minus resale value"
+    )
+    rent_rate: float | None = None
+    power_w: float | None = None
+    electricity_price_per_kwh: float | None = None
+    electricity_per_hour: float | None = None
+    saving_per_hour: float | None = Field(
+        default=None, description="Rent rate minus electricity per hour"
+    )
+    hours_per_day: float
+    break_even_hours: float | None = Field(
+        default=None, description="None when buying never pays off"
+    )
+    break_even_days: float | None = None
+    break_even_months: float | None = None
+
+
+def _card_tdp(gpu: str | None) -> float | None:
+    if gpu is None:
+        return None
+    try:
+        from assistant.knowledge.matching import match_gpu
+    except ImportError:
+        return None
+    card = match_gpu(gpu).gpu
+    tdp = getattr(card, "tdp_w", None) if card is not None else None
+    return float(tdp) if tdp else None
+
+
+def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
+    """Break-even in hours and months at `hours_per_day` between buying a card and renting one."""
+    from assistant.settings import get_settings
+
+    cur, usd_per_eur, assumptions = money_context(q)
+    sources: list[Source] = []
+    base = {"currency": cur, "usd_per_eur": usd_per_eur, "hours_per_day": q.hours_per_day}
+    name = canonical_gpu(q.gpu) if q.gpu else None
+    if q.gpu is not None and name is None and (q.purchase_price is None or q.rent_rate is None):
+        return RentVsBuy(
+            found=False, message=f"Unknown GPU {q.gpu!r}.", suggestions=gpu_suggestions(q.gpu),
+            summary=f"I don't know a GPU called {q.gpu!r}.", assumptions=assumptions, **base,
+        )  # fmt: skip
+    price = q.purchase_price
+    if price is None:
+        assert q.gpu is not None
+        found = purchase_price(q.gpu, q.condition, currency=cur, usd_per_eur=usd_per_eur)
+        if found is None:
+            return RentVsBuy(
+                gpu=name, found=False, message=f"No purchase price for {name}; give purchase_price.",
+                summary=f"No purchase price for {name}.", assumptions=assumptions, **base,
+            )  # fmt: skip
+        price = found.typical
+        sources += found.sources
+        assumptions.append(
+            f"Purchase price: the median of {found.n} sourced figures ({found.kind})."
+        )
+    rate = q.rent_rate
+    if rate is None:
+        assert q.gpu is not None
+        rng = hourly_price_range(q.gpu, currency=cur, usd_per_eur=usd_per_eur)
+        if rng is None:
+            return RentVsBuy(
+                gpu=name, found=False, message=f"No rental price for {name}; give rent_rate.",
+                summary=f"No rental price for {name}.", assumptions=assumptions, **base,
+            )  # fmt: skip
+        rate = rng.typical
+        sources += rng.sources
+        assumptions.append(
+            f"Rent rate: the median of {rng.n} sourced hourly prices (spot excluded)."
+        )
+    power = q.power_w
+    if power is None:
+        power = _card_tdp(q.gpu) or 0.0
+        assumptions.append(
+            f"Power: {power:g} W, the card's TDP from the catalog."
+            if power
+            else "Power: unknown, so electricity is not counted (give power_w)."
+        )
+    settings = get_settings()
+    kwh_price = q.electricity_price_per_kwh
+    if kwh_price is None:
+        kwh_price = convert(settings.electricity_price_per_kwh, settings.currency, cur, usd_per_eur)  # type: ignore[arg-type]
+        assumptions.append(
+            f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh "
+            "(configurable with GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+        )
+    if q.resale_value is not None:
+        resale = min(q.resale_value, price)
+    elif q.resale_fraction is not None:
+        resale = price * q.resale_fraction
+    else:
+        resale = 0.0
+        assumptions.append("Resale value: none assumed (give resale_value or resale_fraction).")
+    electricity = power / 1000 * kwh_price
+    saving = rate - electricity
+    net = price - resale
+    assumptions.append(
+        f"A month is {DAYS_PER_MONTH:g} days; only the card's own power is counted, not the rest of the machine."
+    )
+    result = RentVsBuy(
+        gpu=name or q.gpu, purchase_price=price, resale_value=resale, net_purchase=net, rent_rate=rate,
+        power_w=power, electricity_price_per_kwh=kwh_price, electricity_per_hour=electricity,
+        saving_per_hour=saving, assumptions=assumptions, sources=sources, **base,
+    )  # fmt: skip
+    if saving <= 0:
+        result.summary = (
+            f"Buying never pays off: electricity ({format_money(electricity, cur)}/h) costs as much as "
+            f"renting ({format_money(rate, cur)}/h)."
+        )
+        return result
+    hours = net / saving
+    result.break_even_hours = hours
+    result.break_even_days = hours / q.hours_per_day
+    result.break_even_months = result.break_even_days / DAYS_PER_MONTH
+    result.summary = (
+        f"Buying at {format_money(price, cur)} pays off after {hours:,.0f} hours of use: "
+        f"{result.break_even_months:.1f} months at {q.hours_per_day:g} h a day "
+        f"(renting {format_money(rate, cur)}/h, electricity {format_money(electricity, cur)}/h)."
+    )
+    return result

@@ -1,0 +1,67 @@
+"""What the cost calculators share: input bounds, the money fields, and the result base."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assistant.knowledge.sources import Source
+from assistant.money import (
+    Currency,
+    CurrencyInput,
+    exchange_rate,
+    rate_assumption,
+    resolve_currency,
+)
+
+# Bounds that reject absurd input with a clear message rather than computing nonsense.
+MAX_HOURS = 1_000_000.0  # about 114 years of GPU time
+MAX_RATE = 10_000.0  # per GPU-hour
+MAX_PRICE = 10_000_000.0
+MAX_BUDGET = 1_000_000_000.0
+MAX_GB = 10_000_000.0
+DAYS_PER_MONTH = 30.0
+WEEKEND_HOURS = 48.0
+
+CORPUS_DOC1 = "1 · Obtenir un GPU (corpus document 000_6b3728bf6a0ed216)"
+CORPUS_PITFALLS = Source(
+    title=CORPUS_DOC1, note="1.3 La location à l'heure, 'Les pièges de la location'"
+)
+CORPUS_QUIZ = Source(
+    title=CORPUS_DOC1, note="'Vérifiez que vous avez compris' (quiz with worked answers)"
+)
+
+STRICT = ConfigDict(allow_inf_nan=False, extra="forbid")
+
+
+class MoneyQuery(BaseModel):
+    """Fields every cost query has."""
+
+    model_config = STRICT
+
+    currency: CurrencyInput = Field(
+        default=None,
+        description="Currency of the money inputs and of the result: EUR or USD (default: the configured one)",
+    )
+    usd_per_eur: float | None = Field(
+        default=None,
+        gt=0,
+        le=100,
+        description="Exchange rate in USD per EUR (default: the configured one)",
+    )
+
+
+class CostResult(BaseModel):
+    """What every cost result carries."""
+
+    currency: Currency = Field(description="Currency of every amount in the result")
+    usd_per_eur: float = Field(description="The exchange rate assumed (USD per EUR)")
+    summary: str = Field(default="", description="One or two sentences for people")
+    assumptions: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+
+
+def money_context(q: MoneyQuery) -> tuple[Currency, float, list[str]]:
+    """The result currency, the exchange rate, and the assumption sentence stating that rate."""
+    cur = resolve_currency(q.currency)
+    rate = exchange_rate(q.usd_per_eur)
+    return cur, rate, [rate_assumption(rate)]

@@ -1,0 +1,157 @@
+"""Load the source documents: Markdown or text with a small front matter block, or PDF."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from assistant.log import get_logger
+
+log = get_logger(__name__)
+
+TEXT_SUFFIXES = (".md", ".markdown", ".txt")
+PDF_SUFFIXES = (".pdf",)
+SUFFIXES = TEXT_SUFFIXES + PDF_SUFFIXES
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
+_FR_HINTS = frozenset(
+    ["le", "la", "les", "des", "du", "un", "une", "et", "est", "pour", "que", "qui", "dans", "sur", "avec", "pas", "vous", "nous", "ce", "cette", "sont", "au", "aux"]
+)
+_EN_HINTS = frozenset(
+    ["the", "a", "an", "and", "is", "for", "that", "which", "in", "on", "with", "not", "you", "we", "this", "these", "are", "to", "of", "it"]
+)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source document. Offsets of chunks index into `text` (the whole file as read)."""
+
+    doc_id: str
+    path: Path
+    title: str
+    language: str
+    source: str
+    date: str
+    text: str
+    body_start: int
+
+    @property
+    def body(self) -> str:
+        return self.text[self.body_start :]
+
+    @property
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, str], int]:
+    """Read a `---`-delimited block of `key: value` lines; return it and where the body starts."""
+    match = _FRONT_MATTER.match(text)
+    if not match:
+        return {}, 0
+    meta: dict[str, str] = {}
+    for line in match.group(1).splitlines():
+        key, sep, value = line.partition(":")
+        if not sep or not key.strip():
+            continue
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        meta[key.strip().lower()] = value
+    body_start = match.end()
+    while body_start < len(text) and text[body_start] == "\n":
+        body_start += 1
+    return meta, body_start
+
+
+def guess_language(text: str) -> str:
+    """'fr' or 'en' from a count of very common words; French wins ties (it is the corpus's)."""
+    words = re.findall(r"[a-zà-ÿ]+", text[:5000].lower())
+    fr = sum(w in _FR_HINTS for w in words)
+    en = sum(w in _EN_HINTS for w in words)
+    return "en" if en > fr else "fr"
+
+
+def _first_heading(body: str) -> str | None:
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            return stripped.lstrip("#").strip() or None
+        if stripped:
+            return stripped[:120]
+    return None
+
+
+def read_pdf_text(path: Path) -> tuple[str, str | None]:
+    """Text of a PDF (pages separated by blank lines) and its title, via pypdf."""
+    try:
+        from pypdf import PdfReader
+    except ImportError as exc:  # pragma: no cover - pypdf is an optional extra
+        raise RuntimeError(f"{path.name}: reading PDF files needs the 'pdf' extra (pypdf)") from exc
+    reader = PdfReader(str(path))
+    pages = [(page.extract_text() or "").strip() for page in reader.pages]
+    title = None
+    if reader.metadata is not None and reader.metadata.title:
+        title = str(reader.metadata.title)
+    return "\n\n".join(p for p in pages if p) + "\n", title
+
+
+def load_document(path: Path) -> Document:
+    """Read one file of the corpus."""
+    suffix = path.suffix.lower()
+    pdf_title = None
+    if suffix in PDF_SUFFIXES:
+        text, pdf_title = read_pdf_text(path)
+    else:
+        text = path.read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
+    meta, body_start = parse_front_matter(text)
+    body = text[body_start:]
+    title = meta.get("title") or pdf_title or _first_heading(body) or path.stem
+    language = meta.get("language") or meta.get("lang") or guess_language(body)
+    return Document(
+        doc_id=path.stem,
+        path=path,
+        title=title,
+        language=language.lower()[:2],
+        source=meta.get("source", path.name),
+        date=meta.get("date", ""),
+        text=text,
+        body_start=body_start,
+    )
+
+
+def corpus_files(corpus_dir: Path) -> list[Path]:
+    """The indexable files of a corpus folder, sorted; hidden files and README are skipped."""
+    if not corpus_dir.is_dir():
+        return []
+    return sorted(
+        p
+        for p in corpus_dir.iterdir()
+        if p.is_file()
+        and p.suffix.lower() in SUFFIXES
+        and not p.name.startswith((".", "_"))
+        and p.stem.upper() != "README"
+    )
+
+
+def load_corpus(corpus_dir: Path) -> list[Document]:
+    """Every readable document of the folder; an unreadable file is logged and skipped."""
+    docs: list[Document] = []
+    seen: set[str] = set()
+    for path in corpus_files(corpus_dir):
+        try:
+            doc = load_document(path)
+        except (OSError, RuntimeError, ValueError) as exc:
+            log.warning("skipping %s: %s", path.name, exc)
+            continue
+        if doc.doc_id in seen:
+            log.warning("skipping %s: another file has the same name %r", path.name, doc.doc_id)
+            continue
+        if not doc.body.strip():
+            log.warning("skipping %s: no text", path.name)
+            continue
+        seen.add(doc.doc_id)
+        docs.append(doc)
+    return docs

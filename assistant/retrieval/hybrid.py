@@ -1,0 +1,245 @@
+"""Hybrid search: dense (Chroma) and BM25 rankings fused by reciprocal rank, with a relevance floor.
+
+English questions reach the French passages through the glossary: the query is expanded with the
+French (and English) ways of saying its terms, for both rankings. A query that neither ranking finds
+close enough to any passage returns nothing rather than noise.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from assistant.log import get_logger
+from assistant.retrieval import glossary
+from assistant.retrieval.corpus import corpus_files
+from assistant.retrieval.embeddings import get_embedder, model_key
+from assistant.retrieval.lexical import LexicalIndex, tokenize
+from assistant.retrieval.models import SearchHit
+from assistant.settings import Settings, get_settings
+
+if TYPE_CHECKING:
+    import numpy as np
+
+log = get_logger(__name__)
+
+Mode = Literal["hybrid", "dense", "lexical"]
+RRF_K = 60
+DENSE_CANDIDATES = 40
+EXPANSION_WEIGHT = 0.5
+
+
+@dataclass(frozen=True)
+class Floor:
+    """Below both thresholds a query is off-topic: no ranking found anything close enough."""
+
+    dense: float  # cosine similarity of the best passage
+    lexical: float  # BM25 score of the best passage on the query's own words
+    dense_with_lexical: float  # a weaker dense match is enough when the words match too
+
+
+FLOORS: dict[str, Floor] = {
+    "minilm": Floor(dense=0.55, lexical=6.0, dense_with_lexical=0.30),
+    "e5": Floor(dense=0.86, lexical=6.0, dense_with_lexical=0.80),
+}
+DEFAULT_FLOOR = Floor(dense=0.5, lexical=6.0, dense_with_lexical=0.3)
+
+
+@dataclass
+class _Corpus:
+    ids: list[str]
+    texts: list[str]
+    metas: list[dict[str, Any]]
+    lexical: LexicalIndex
+
+
+def _signature(settings: Settings) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in corpus_files(settings.resolved_corpus_dir()):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        out.append((path.name, stat.st_size, stat.st_mtime_ns))
+    return tuple(out)
+
+
+class HybridRetriever:
+    """Search over the indexed corpus; builds or repairs the index when it needs to."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        mode: Mode = "hybrid",
+        expand_dense: bool = True,
+        floor: Floor | None = None,
+        progress: bool = True,
+    ) -> None:
+        self.settings = settings or get_settings()
+        self.key = model_key(self.settings.embedding_model)
+        self.mode: Mode = mode
+        self.expand_dense = expand_dense
+        self.floor = floor or FLOORS.get(self.key, DEFAULT_FLOOR)
+        self.progress = progress
+        self._collection: Any = None
+        self._corpus: _Corpus | None = None
+        self._signature: tuple[tuple[str, int, int], ...] | None = None
+        self._lock = threading.RLock()
+
+    # -- index state ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Build the index if the corpus changed, then reload the passages for BM25."""
+        from assistant.retrieval.index import build_index, open_collection, plan_build
+
+        with self._lock:
+            signature = _signature(self.settings)
+            collection = open_collection(self.settings, self.key)
+            meta = collection.metadata or {}
+            if (
+                meta.get("embedding_model") != self.key
+                or not plan_build(collection, self.settings).up_to_date
+            ):
+                build_index(progress=self.progress, settings=self.settings)
+                collection = open_collection(self.settings, self.key)
+            got = collection.get(include=["documents", "metadatas"])
+            metas = [dict(m or {}) for m in got["metadatas"] or []]
+            texts = list(got["documents"] or [])
+            lexical_texts = [
+                f"{m.get('section', '')}\n{t}" for m, t in zip(metas, texts, strict=True)
+            ]
+            self._corpus = _Corpus(list(got["ids"]), texts, metas, LexicalIndex(lexical_texts))
+            self._collection = collection
+            self._signature = signature
+
+    def _ready(self) -> _Corpus:
+        if self._corpus is None or self._signature != _signature(self.settings):
+            self.refresh()
+        assert self._corpus is not None
+        return self._corpus
+
+    # -- search --------------------------------------------------------------------------------
+    def search(self, query: str, k: int = 5) -> list[SearchHit]:
+        """The k most relevant passages, best first; empty when nothing is relevant."""
+        query = " ".join(query.split())
+        if not query or k <= 0:
+            return []
+        try:
+            return self._search(query, k)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # the index vanished or broke under us: repair once, retry
+            from assistant.retrieval.index import IndexUnavailable, forget_clients
+
+            if isinstance(exc, IndexUnavailable):
+                raise
+            log.warning("search failed (%s: %s); reopening the index", type(exc).__name__, exc)
+            forget_clients()
+            self._corpus = None
+            return self._search(query, k)
+
+    def _dense(self, corpus: _Corpus, text: str) -> dict[int, float]:
+        if not corpus.ids:
+            return {}
+        vector = get_embedder(self.key).embed_queries([text])
+        got = self._collection.query(
+            query_embeddings=vector,
+            n_results=min(DENSE_CANDIDATES, len(corpus.ids)),
+            include=["distances"],
+        )
+        position = {cid: i for i, cid in enumerate(corpus.ids)}
+        return {
+            position[cid]: 1.0 - float(dist)
+            for cid, dist in zip(got["ids"][0], got["distances"][0], strict=True)
+            if cid in position
+        }
+
+    def _lexical(
+        self, corpus: _Corpus, query: str, expansion: glossary.Expansion
+    ) -> tuple[np.ndarray, np.ndarray]:
+        own = corpus.lexical.scores(tokenize(query))
+        extra = corpus.lexical.scores(tokenize(expansion.as_text())) if expansion.added else own * 0
+        return own, own + EXPANSION_WEIGHT * extra
+
+    def _search(self, query: str, k: int) -> list[SearchHit]:
+        corpus = self._ready()
+        if not corpus.ids:
+            return []
+        expansion = glossary.expand(query)
+        dense_text = query
+        if self.expand_dense and expansion.added:
+            dense_text = f"{query} ({expansion.as_text()})"
+        dense = self._dense(corpus, dense_text) if self.mode != "lexical" else {}
+        own, lexical = self._lexical(corpus, query, expansion)
+
+        best_dense = max(dense.values(), default=0.0)
+        best_own = float(own.max()) if own.size else 0.0
+        if not self._relevant(best_dense, best_own):
+            return []
+
+        rankings: list[list[int]] = []
+        if self.mode != "lexical":
+            rankings.append(sorted(dense, key=lambda i: -dense[i]))
+        if self.mode != "dense":
+            order = [int(i) for i in lexical.argsort()[::-1] if lexical[i] > 0]
+            rankings.append(order[:DENSE_CANDIDATES])
+        fused: dict[int, float] = {}
+        for ranking in rankings:
+            for rank, i in enumerate(ranking):
+                fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
+        top = 1.0 / (RRF_K + 1) * len(rankings)
+        ordered = sorted(fused, key=lambda i: (-fused[i], i))[:k]
+        terms = set(tokenize(query)) | set(tokenize(expansion.as_text()))
+        return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
+
+    def _relevant(self, best_dense: float, best_own: float) -> bool:
+        floor = self.floor
+        if self.mode == "lexical":
+            return best_own >= floor.lexical
+        if best_dense >= floor.dense:
+            return True
+        return (
+            self.mode == "hybrid"
+            and best_own >= floor.lexical
+            and best_dense >= floor.dense_with_lexical
+        )
+
+    def _hit(self, corpus: _Corpus, i: int, score: float, terms: set[str]) -> SearchHit:
+        meta = corpus.metas[i]
+        text = corpus.texts[i]
+        return SearchHit(
+            chunk_id=corpus.ids[i],
+            document=str(meta.get("doc_id", "")),
+            title=str(meta.get("title", "")),
+            section=str(meta.get("section", "")),
+            text=text,
+            snippet=make_snippet(text, terms),
+            score=round(min(1.0, score), 4),
+            start=int(meta.get("start", 0)),
+            end=int(meta.get("end", 0)),
+            language=str(meta.get("language", "")),
+            source=str(meta.get("source", "")),
+        )
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def make_snippet(text: str, terms: set[str], limit: int = 280) -> str:
+    """The passage's sentences that share most words with the query, in order, within `limit`."""
+    parts = [p.strip(" |#>-*") for p in _SENTENCE.split(text)]
+    parts = [p for p in parts if p and not set(p) <= set("-| ")]
+    if not parts:
+        return text[:limit]
+    scored = sorted(range(len(parts)), key=lambda j: (-len(terms & set(tokenize(parts[j]))), j))
+    chosen: list[int] = []
+    length = 0
+    for j in scored:
+        if length + len(parts[j]) > limit and chosen:
+            break
+        chosen.append(j)
+        length += len(parts[j]) + 1
+    snippet = " … ".join(parts[j] for j in sorted(chosen))
+    return snippet if len(snippet) <= limit else snippet[: limit - 1].rstrip() + "…"

@@ -161,11 +161,10 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         ),
         f"Each interruption costs {q.restart_overhead_h:g} h to restart, billed at the spot rate, "
         "plus the work since the last checkpoint.",
-        "Checkpoints are taken every "
-        + (
-            f"{q.checkpoint_interval_h:g} h; writing one is free."
+        (
+            f"A checkpoint every {q.checkpoint_interval_h:g} h; writing one takes no time."
             if q.checkpoint_interval_h
-            else "— never: none."
+            else "No checkpoints: an interruption restarts the job from the beginning."
         ),
         "The dedicated instance is never interrupted.",
     ]

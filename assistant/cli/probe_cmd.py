@@ -36,7 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from assistant.tools.probe import ProbeOptions, probe_local_gpus
 
-    if args.timeout is not None and (not math.isfinite(args.timeout) or not 0 < args.timeout <= 120):
+    if args.timeout is not None and (
+        not math.isfinite(args.timeout) or not 0 < args.timeout <= 120
+    ):
         raise CommandError("--timeout must be a number of seconds above 0 and at most 120")
     report = probe_local_gpus(ProbeOptions(timeout_s=args.timeout))
     emit(report, args.json, render(report))
@@ -57,8 +59,16 @@ def render(report: ProbeReport) -> str:
             ("CUDA (driver)", gpu.cuda_version),
             ("compute capability", gpu.compute_capability),
             ("memory", _memory(gpu)),
-            ("MIG", gpu.mig_mode if gpu.mig_devices is None else f"{gpu.mig_mode}, {gpu.mig_devices} instance(s)"),
-            ("utilisation", None if gpu.utilization_percent is None else f"{gpu.utilization_percent} %"),
+            (
+                "MIG",
+                gpu.mig_mode
+                if gpu.mig_devices is None
+                else f"{gpu.mig_mode}, {gpu.mig_devices} instance(s)",
+            ),
+            (
+                "utilisation",
+                None if gpu.utilization_percent is None else f"{gpu.utilization_percent} %",
+            ),
             ("catalog", _catalog(gpu)),
             ("error", gpu.error),
         ]

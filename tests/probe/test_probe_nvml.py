@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+from typing import Any
+
+from probe_fakes import FakeGpu, fixture_text, make_fake_nvml
 
 from assistant.tools.probe import ProbeOptions, probe_local_gpus
-from tests.probe.conftest import FakeGpu, fixture_text, make_fake_nvml
 
 MIB = 1024 * 1024
 
@@ -52,11 +54,16 @@ def test_one_h100_is_read_exactly(use_nvml):
 
 
 def test_bytes_names_from_old_bindings_are_decoded(use_nvml):
-    old = FakeGpu(name=b"Tesla V100-SXM2-16GB", total_bytes=16 * 1024 * MIB, free_bytes=0,  # type: ignore[arg-type]
-                  capability=(7, 0), mig=None, utilization=None)
-    use_nvml(make_fake_nvml([old], driver=b"470.82.01", cuda=11040))  # type: ignore[arg-type]
+    name: Any = b"Tesla V100-SXM2-16GB"  # older bindings return bytes
+    old = FakeGpu(name, 16 * 1024 * MIB, 0, (7, 0), mig=None, utilization=None)
+    driver: Any = b"470.82.01"
+    use_nvml(make_fake_nvml([old], driver=driver, cuda=11040))
     (gpu,) = probe_local_gpus(ProbeOptions(timeout_s=2)).gpus
-    assert (gpu.name, gpu.driver_version, gpu.cuda_version) == ("Tesla V100-SXM2-16GB", "470.82.01", "11.4")
+    assert (gpu.name, gpu.driver_version, gpu.cuda_version) == (
+        "Tesla V100-SXM2-16GB",
+        "470.82.01",
+        "11.4",
+    )
     assert (gpu.memory_total_mib, gpu.memory_total_gb, gpu.memory_free_gb) == (16384, 16.0, 0.0)
     assert gpu.mig_mode is None  # NVML says "Not Supported": no MIG on this card
     assert gpu.utilization_percent is None
@@ -70,8 +77,10 @@ def test_several_gpus_keep_their_order_and_values(use_nvml):
     ]
     use_nvml(make_fake_nvml(cards, driver="560.35.03", cuda=12060))
     report = probe_local_gpus(ProbeOptions(timeout_s=2))
-    assert [(g.index, g.name, g.compute_capability, g.memory_total_mib, g.utilization_percent)
-            for g in report.gpus] == [
+    assert [
+        (g.index, g.name, g.compute_capability, g.memory_total_mib, g.utilization_percent)
+        for g in report.gpus
+    ] == [
         (0, "NVIDIA GeForce RTX 4090", "8.9", 24564, 2),
         (1, "NVIDIA GeForce RTX 3090", "8.6", 24576, 99),
         (2, "NVIDIA GeForce RTX 3060", "8.6", 12288, None),
@@ -87,8 +96,9 @@ def test_utilization_is_not_read_when_not_asked(use_nvml):
 
 
 def test_mig_enabled_counts_instances_and_warns(use_nvml):
-    a100 = FakeGpu("NVIDIA A100-SXM4-80GB", 81920 * MIB, 81299 * MIB, (8, 0), mig=(1, 1),
-                   mig_instances=3)
+    a100 = FakeGpu(
+        "NVIDIA A100-SXM4-80GB", 81920 * MIB, 81299 * MIB, (8, 0), mig=(1, 1), mig_instances=3
+    )
     use_nvml(make_fake_nvml([a100], driver="535.161.08", cuda=12020))
     report = probe_local_gpus(ProbeOptions(timeout_s=2))
     (gpu,) = report.gpus
@@ -105,7 +115,11 @@ def test_one_failing_gpu_does_not_hide_the_other(use_nvml):
     report = probe_local_gpus(ProbeOptions(timeout_s=2))
     assert report.available is True
     first, second = report.gpus
-    assert (first.name, first.memory_total_mib, first.error) == ("NVIDIA H100 80GB HBM3", 81559, None)
+    assert (first.name, first.memory_total_mib, first.error) == (
+        "NVIDIA H100 80GB HBM3",
+        81559,
+        None,
+    )
     assert second.index == 1
     assert second.error == "NVML query failed: Unknown Error"
     assert second.memory_total_mib is None
@@ -128,8 +142,11 @@ def test_gpu_whose_handle_fails_is_listed_with_its_error(use_nvml):
 
 def test_no_driver_falls_through_to_nvidia_smi(use_nvml, fake_tool):
     use_nvml(make_fake_nvml([], init_error="Driver Not Loaded"))
-    fake_tool("nvidia-smi", query=fixture_text("nvidia-smi-query-rtx4090.csv"),
-              banner=fixture_text("nvidia-smi-banner-rtx4090.txt"))
+    fake_tool(
+        "nvidia-smi",
+        query=fixture_text("nvidia-smi-query-rtx4090.csv"),
+        banner=fixture_text("nvidia-smi-banner-rtx4090.txt"),
+    )
     report = probe_local_gpus(ProbeOptions(timeout_s=5))
     assert report.method == "nvidia-smi"
     assert report.attempts[0].method == "nvml"

@@ -8,17 +8,20 @@ import time
 from pathlib import Path
 
 import pytest
+from probe_fakes import fixture_text
 
 from assistant.tools.probe import ProbeOptions, probe_local_gpus
 from assistant.tools.probe.nvidia import SMI_FIELDS_OLD
-from tests.probe.conftest import fixture_text
 
 SMI_ONLY = ["nvidia-smi"]
 
 
 def test_rtx4090_csv_is_parsed_exactly(fake_tool):
-    fake_tool("nvidia-smi", query=fixture_text("nvidia-smi-query-rtx4090.csv"),
-              banner=fixture_text("nvidia-smi-banner-rtx4090.txt"))
+    fake_tool(
+        "nvidia-smi",
+        query=fixture_text("nvidia-smi-query-rtx4090.csv"),
+        banner=fixture_text("nvidia-smi-banner-rtx4090.txt"),
+    )
     report = probe_local_gpus(ProbeOptions(timeout_s=5, methods=SMI_ONLY))
     assert (report.available, report.method, report.warnings) == (True, "nvidia-smi", [])
     (gpu,) = report.gpus
@@ -42,12 +45,18 @@ def test_rtx4090_csv_is_parsed_exactly(fake_tool):
 
 
 def test_colab_t4_is_parsed_exactly(fake_tool, no_driver):
-    fake_tool("nvidia-smi", query=fixture_text("nvidia-smi-query-t4-colab.csv"),
-              banner=fixture_text("nvidia-smi-banner-t4-colab.txt"))
+    fake_tool(
+        "nvidia-smi",
+        query=fixture_text("nvidia-smi-query-t4-colab.csv"),
+        banner=fixture_text("nvidia-smi-banner-t4-colab.txt"),
+    )
     report = probe_local_gpus(ProbeOptions(timeout_s=5))
     (gpu,) = report.gpus
     assert (gpu.name, gpu.driver_version, gpu.cuda_version, gpu.compute_capability) == (
-        "Tesla T4", "535.104.05", "12.2", "7.5"
+        "Tesla T4",
+        "535.104.05",
+        "12.2",
+        "7.5",
     )
     assert (gpu.memory_total_mib, gpu.memory_free_mib, gpu.memory_total_gb) == (15360, 15101, 15.0)
     assert (gpu.mig_mode, gpu.utilization_percent) == (None, 0)
@@ -55,18 +64,23 @@ def test_colab_t4_is_parsed_exactly(fake_tool, no_driver):
 
 
 def test_several_gpus_with_mig_on_one(fake_tool):
-    fake_tool("nvidia-smi", query=fixture_text("nvidia-smi-query-4xa100.csv"),
-              banner=fixture_text("nvidia-smi-banner-a100.txt"))
+    fake_tool(
+        "nvidia-smi",
+        query=fixture_text("nvidia-smi-query-4xa100.csv"),
+        banner=fixture_text("nvidia-smi-banner-a100.txt"),
+    )
     report = probe_local_gpus(ProbeOptions(timeout_s=5, methods=SMI_ONLY))
-    assert [(g.index, g.mig_mode, g.memory_free_mib, g.utilization_percent) for g in report.gpus] == [
+    assert [
+        (g.index, g.mig_mode, g.memory_free_mib, g.utilization_percent) for g in report.gpus
+    ] == [
         (0, "enabled", 81299, 0),
         (1, "disabled", 4410, 97),
         (2, "disabled", 81037, 0),
         (3, "disabled", 81037, 0),
     ]
-    assert {(g.name, g.compute_capability, g.cuda_version, g.memory_total_gb) for g in report.gpus} == {
-        ("NVIDIA A100-SXM4-80GB", "8.0", "12.2", 80.0)
-    }
+    assert {
+        (g.name, g.compute_capability, g.cuda_version, g.memory_total_gb) for g in report.gpus
+    } == {("NVIDIA A100-SXM4-80GB", "8.0", "12.2", 80.0)}
     assert report.warnings[0].startswith("GPU 0 (NVIDIA A100-SXM4-80GB) has MIG enabled")
 
 
@@ -98,15 +112,24 @@ def _ends(pid: int) -> bool:
 @pytest.mark.parametrize(
     ("output", "expected"),
     [
-        ("Segmentation fault\n", "unexpected nvidia-smi output (1 columns, expected 9): 'Segmentation fault'"),
-        ("0, Tesla T4, GPU-x, 535.104.05, lots, 15101, 7.5, [N/A], 0\n",
-         "unexpected nvidia-smi output: memory.total is not a number ('lots'): "
-         "'0, Tesla T4, GPU-x, 535.104.05, lots, 15101, 7.5, [N/A], 0'"),
-        ("0, Tesla T4, GPU-x, 535.104.05, 15360, 15101, seven, [N/A], 0\n",
-         "unexpected nvidia-smi output: compute_cap is not a version ('seven'): "
-         "'0, Tesla T4, GPU-x, 535.104.05, 15360, 15101, seven, [N/A], 0'"),
-        ("\x00\x01\xff binary junk, , ,\n",
-         "unexpected nvidia-smi output (4 columns, expected 9): '\\x00\\x01\ufffd binary junk, , ,'"),
+        (
+            "Segmentation fault\n",
+            "unexpected nvidia-smi output (1 columns, expected 9): 'Segmentation fault'",
+        ),
+        (
+            "0, Tesla T4, GPU-x, 535.104.05, lots, 15101, 7.5, [N/A], 0\n",
+            "unexpected nvidia-smi output: memory.total is not a number ('lots'): "
+            "'0, Tesla T4, GPU-x, 535.104.05, lots, 15101, 7.5, [N/A], 0'",
+        ),
+        (
+            "0, Tesla T4, GPU-x, 535.104.05, 15360, 15101, seven, [N/A], 0\n",
+            "unexpected nvidia-smi output: compute_cap is not a version ('seven'): "
+            "'0, Tesla T4, GPU-x, 535.104.05, 15360, 15101, seven, [N/A], 0'",
+        ),
+        (
+            "\x00\x01\xff binary junk, , ,\n",
+            "unexpected nvidia-smi output (4 columns, expected 9): '\\x00\\x01\ufffd binary junk, , ,'",
+        ),
     ],
 )
 def test_garbage_is_reported_not_raised(fake_tool, tmp_path, output, expected):
@@ -141,7 +164,7 @@ def test_old_driver_without_compute_cap_is_asked_again(fake_tool, _isolated_prob
     (_isolated_probe / "old.csv").write_text(old_row)
     body = (
         'case "$*" in\n'
-        '  *compute_cap*) echo \'Field "compute_cap" is not a valid field to query.\'; exit 2;;\n'
+        "  *compute_cap*) echo 'Field \"compute_cap\" is not a valid field to query.'; exit 2;;\n"
         f'  *query-gpu*) {cat} "{_isolated_probe / "old.csv"}";;\n'
         "  *) echo 'CUDA Version: 11.4';;\n"
         "esac\n"
@@ -151,7 +174,10 @@ def test_old_driver_without_compute_cap_is_asked_again(fake_tool, _isolated_prob
     assert len(SMI_FIELDS_OLD) == 8
     (gpu,) = report.gpus
     assert (gpu.name, gpu.compute_capability, gpu.memory_total_mib, gpu.cuda_version) == (
-        "Tesla P100-PCIE-16GB", None, 16280, "11.4"
+        "Tesla P100-PCIE-16GB",
+        None,
+        16280,
+        "11.4",
     )
 
 

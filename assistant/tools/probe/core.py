@@ -172,8 +172,11 @@ def _catalog_match(gpu: ProbedGpu, warnings: list[str]) -> CatalogMatch | None:
 
 
 def _environment_warnings(gpus: list[ProbedGpu]) -> list[str]:
-    warnings = [f"GPU {g.index} ({g.name}) has MIG enabled: programs see a slice of it, "
-                "not the whole card" for g in gpus if g.mig_mode == "enabled"]
+    warnings = [
+        f"GPU {g.index} ({g.name}) has MIG enabled: programs see a slice of it, not the whole card"
+        for g in gpus
+        if g.mig_mode == "enabled"
+    ]
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     if visible is not None and gpus:
         warnings.append(f"CUDA_VISIBLE_DEVICES={visible!r}: CUDA programs may see fewer GPUs")

@@ -9,7 +9,14 @@ from pydantic import BaseModel, Field
 from assistant.knowledge.sources import Source
 
 ProbeMethod = Literal["nvml", "nvidia-smi", "torch", "rocm-smi", "amd-smi", "apple"]
-ALL_METHODS: tuple[ProbeMethod, ...] = ("nvml", "nvidia-smi", "torch", "rocm-smi", "amd-smi", "apple")
+ALL_METHODS: tuple[ProbeMethod, ...] = (
+    "nvml",
+    "nvidia-smi",
+    "torch",
+    "rocm-smi",
+    "amd-smi",
+    "apple",
+)
 
 
 class ProbeOptions(BaseModel):

@@ -42,7 +42,9 @@ def probe_nvml(include_utilization: bool = True) -> tuple[list[ProbedGpu], list[
     try:
         nvml.nvmlInit()
     except Exception as exc:
-        raise StepFailed(f"NVML could not start: {_text(exc)} (is an NVIDIA driver installed?)") from None
+        raise StepFailed(
+            f"NVML could not start: {_text(exc)} (is an NVIDIA driver installed?)"
+        ) from None
     warnings: list[str] = []
     try:
         driver = _optional(lambda: _text(nvml.nvmlSystemGetDriverVersion()))
@@ -109,14 +111,17 @@ def _count_mig_devices(nvml: Any, handle: Any) -> int | None:
         return None
     found = 0
     for slot in range(int(most)):
-        if _optional(lambda s=slot: nvml.nvmlDeviceGetMigDeviceHandleByIndex(handle, s)) is not None:
+        if (
+            _optional(lambda s=slot: nvml.nvmlDeviceGetMigDeviceHandleByIndex(handle, s))
+            is not None
+        ):
             found += 1
     return found
 
 
 # --- nvidia-smi ---------------------------------------------------------------------------------
 
-SMI_FIELDS = (
+SMI_FIELDS: tuple[str, ...] = (
     "index",
     "name",
     "uuid",

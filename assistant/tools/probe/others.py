@@ -54,7 +54,9 @@ def _json_in(text: str) -> Any:
 
 
 def probe_rocm_smi(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
-    result = run_tool(["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--json"], timeout_s)
+    result = run_tool(
+        ["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--json"], timeout_s
+    )
     if result.returncode != 0:
         raise StepFailed(f"rocm-smi exited with status {result.returncode}: {short(result.stderr)}")
     data = _json_in(result.stdout)
@@ -96,13 +98,19 @@ def probe_amd_smi(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
     if result.returncode != 0:
         raise StepFailed(f"amd-smi exited with status {result.returncode}: {short(result.stderr)}")
     data = _json_in(result.stdout)
-    entries = data if isinstance(data, list) else data.get("gpu_data", []) if isinstance(data, dict) else []
+    entries = (
+        data
+        if isinstance(data, list)
+        else data.get("gpu_data", [])
+        if isinstance(data, dict)
+        else []
+    )
     gpus = []
     for position, entry in enumerate(entries):
         if not isinstance(entry, dict):
             continue
-        asic = entry.get("asic") if isinstance(entry.get("asic"), dict) else {}
-        vram = entry.get("vram") if isinstance(entry.get("vram"), dict) else {}
+        asic: dict[str, Any] = entry["asic"] if isinstance(entry.get("asic"), dict) else {}
+        vram: dict[str, Any] = entry["vram"] if isinstance(entry.get("vram"), dict) else {}
         total = _amd_size_mib(vram.get("size"))
         gpus.append(
             ProbedGpu(
@@ -118,6 +126,7 @@ def probe_amd_smi(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
 
 def _amd_size_mib(size: Any) -> int | None:
     """amd-smi writes sizes as {"value": 196592, "unit": "MB"} or as "196592 MB"."""
+    value: Any
     if isinstance(size, dict):
         value, unit = size.get("value"), str(size.get("unit", "MB"))
     elif isinstance(size, str) and size.split():

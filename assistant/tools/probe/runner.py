@@ -6,6 +6,7 @@ be interrupted, so the caller stops waiting and the daemon thread is left behind
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -76,10 +77,8 @@ def run_tool(argv: list[str], timeout_s: float) -> CommandResult:
         out, err = proc.communicate(timeout=timeout_s)
     except subprocess.TimeoutExpired:
         _kill_group(proc)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.communicate(timeout=1)
-        except subprocess.TimeoutExpired:
-            pass
         raise StepTimeout(f"{argv[0]} gave no answer within {timeout_s:g} s; stopped it") from None
     return CommandResult(stdout=out, stderr=err, returncode=proc.returncode)
 

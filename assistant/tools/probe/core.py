@@ -143,22 +143,22 @@ def _catalog_match(gpu: ProbedGpu, warnings: list[str]) -> CatalogMatch | None:
         return None  # the catalog is optional for the probe
     try:
         match = match_gpu(gpu.name)
+        card = getattr(match, "gpu", None)
+        if card is None:
+            warnings.append(f"{gpu.name!r} is not in the catalog")
+            return None
+        result = CatalogMatch(
+            name=str(card.name),
+            vendor=getattr(card, "vendor", None),
+            architecture=getattr(card, "architecture", None),
+            compute_capability=getattr(card, "compute_capability", None),
+            arch_target=getattr(card, "arch_target", None),
+            vram_gb=getattr(card, "vram_gb", None),
+            score=getattr(match, "score", None),
+        )
     except Exception as exc:
         warnings.append(f"catalog lookup failed for {gpu.name!r}: {short(str(exc))}")
         return None
-    card = getattr(match, "gpu", None)
-    if card is None:
-        warnings.append(f"{gpu.name!r} is not in the catalog")
-        return None
-    result = CatalogMatch(
-        name=str(card.name),
-        vendor=getattr(card, "vendor", None),
-        architecture=getattr(card, "architecture", None),
-        compute_capability=getattr(card, "compute_capability", None),
-        arch_target=getattr(card, "arch_target", None),
-        vram_gb=getattr(card, "vram_gb", None),
-        score=getattr(match, "score", None),
-    )
     if (
         gpu.compute_capability
         and result.compute_capability

@@ -37,6 +37,7 @@ class Topic(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     description: str
     needs_gpu: bool = True
+    generic: bool = Field(default=False, description="Named only when nothing more specific is")
     vendors: list[Vendor] = Field(default_factory=_nvidia_only)
     hard_features: list[str] = Field(default_factory=list, description="'a|b' = either")
     min_cc: str | None = Field(default=None, pattern=r"^\d+\.\d$")
@@ -169,6 +170,9 @@ def find_topic_mentions(text: str) -> list[TopicMention]:
             part_topic = topic_for_part(n)
             if part_topic is not None:
                 hits.append((m.start(), m.end(), part_topic))
+    specific = [h for h in hits if not h[2].generic]
+    if specific:
+        hits = specific
     hits.sort(key=lambda h: (h[0], -(h[1] - h[0])))
     taken: list[tuple[int, int]] = []
     seen: set[str] = set()

@@ -177,7 +177,7 @@ def assess(card: Any, topic: Topic) -> CapabilityVerdict:
         **base,
         verdict=verdict,
         reasons=reasons,
-        missing=hard_missing + eff_missing,
+        missing=hard_missing or eff_missing,
         corpus_note=_corpus_note(topic, cc, support),
         cheapest_alternative=topic.cheapest_alternative if verdict != "yes" else None,
         sources=_dedupe([*sources, *_card_sources(card)]),

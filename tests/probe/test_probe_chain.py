@@ -222,3 +222,11 @@ def test_unknown_method_is_a_validation_error():
 def test_every_option_is_described():
     for name, field in ProbeOptions.model_fields.items():
         assert field.description, name
+
+
+def test_unreadable_timeout_setting_falls_back_to_5_s(no_driver, monkeypatch):
+    monkeypatch.setenv("GPU_ADVISOR_PROBE_TIMEOUT_S", "soon")
+    report = probe_local_gpus(ProbeOptions(methods=["nvml"]))
+    assert report.attempts[0].detail == (
+        "NVML could not start: NVML Shared Library Not Found (is an NVIDIA driver installed?)"
+    )

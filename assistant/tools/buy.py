@@ -22,12 +22,14 @@ from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
     MAX_PRICE,
     MAX_RATE,
+    MIN_RATE,
     CostResult,
     MoneyQuery,
     money_context,
 )
 
 DEFAULT_HOURS_PER_DAY = 8.0
+NEVER_HOURS = 1_000_000.0  # a break-even beyond about 114 years of use is "never"
 
 
 class RentVsBuyQuery(MoneyQuery):
@@ -49,12 +51,12 @@ class RentVsBuyQuery(MoneyQuery):
     )
     rent_rate: float | None = Field(
         default=None,
-        gt=0,
+        ge=MIN_RATE,
         le=MAX_RATE,
         description="Rental price per hour in `currency` (default: the price data's typical)",
     )
     hours_per_day: float = Field(
-        default=DEFAULT_HOURS_PER_DAY, gt=0, le=24, description="Hours of use per day"
+        default=DEFAULT_HOURS_PER_DAY, ge=0.01, le=24, description="Hours of use per day"
     )
     power_w: float | None = Field(
         default=None,
@@ -217,6 +219,9 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         )
         return result
     hours = net / saving
+    if hours > NEVER_HOURS:
+        result.summary = f"Buying practically never pays off: renting saves only {format_money(saving, cur, decimals=6)}/h."
+        return result
     result.break_even_hours = hours
     result.break_even_days = hours / q.hours_per_day
     result.break_even_months = result.break_even_days / DAYS_PER_MONTH

@@ -25,6 +25,7 @@ from assistant.tools.cost_base import (
     MAX_GB,
     MAX_HOURS,
     MAX_RATE,
+    MIN_RATE,
     WEEKEND_HOURS,
     CostResult,
     MoneyQuery,
@@ -189,7 +190,7 @@ class ForgottenQuery(MoneyQuery):
         default=None, max_length=200, description="GPU of the forgotten instance, e.g. 'H100'"
     )
     rate_per_hour: float | None = Field(
-        default=None, gt=0, le=MAX_RATE, description="Its price per hour in `currency`"
+        default=None, ge=MIN_RATE, le=MAX_RATE, description="Its price per hour in `currency`"
     )
     hours: float = Field(
         default=WEEKEND_HOURS, gt=0, le=MAX_HOURS, description="Hours left running (a weekend = 48)"

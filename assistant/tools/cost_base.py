@@ -16,6 +16,7 @@ from assistant.money import (
 # Bounds that reject absurd input with a clear message rather than computing nonsense.
 MAX_HOURS = 1_000_000.0  # about 114 years of GPU time
 MAX_RATE = 10_000.0  # per GPU-hour
+MIN_RATE = 0.0001  # per hour: below this a price is a typo, and ratios of prices overflow
 MAX_PRICE = 10_000_000.0
 MAX_BUDGET = 1_000_000_000.0
 MAX_GB = 10_000_000.0

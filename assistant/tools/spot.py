@@ -18,6 +18,7 @@ from assistant.money import format_money
 from assistant.tools.cost_base import (
     CORPUS_QUIZ,
     MAX_RATE,
+    MIN_RATE,
     CostResult,
     MoneyQuery,
     money_context,
@@ -33,6 +34,7 @@ SUGGESTED_CHECKPOINT_H = 0.5
 # Without checkpoints, a chance of losing everything above this makes dedicated the advice.
 MAX_RISK_WITHOUT_CHECKPOINTS = 0.25
 MAX_JOB_HOURS = 100_000.0
+MIN_CHECKPOINT_H = 0.01  # 36 seconds
 _EXP_LIMIT = 50.0  # beyond e^50 expected restarts the job never finishes in practice
 
 
@@ -56,7 +58,7 @@ class SpotQuery(MoneyQuery):
     )
     checkpoint_interval_h: float | None = Field(
         default=None,
-        gt=0,
+        ge=MIN_CHECKPOINT_H,
         le=MAX_JOB_HOURS,
         description="Hours between checkpoints; None means no checkpoints (an interruption loses everything)",
     )
@@ -122,8 +124,10 @@ def _spot_option(q: SpotQuery, interval: float | None, name: str) -> SpotOption:
     full = math.floor(work / stretch)
     rest = work - full * stretch
     restarts = full * math.expm1(lam * stretch) + math.expm1(lam * rest)
-    hours = (1 / lam + restart) * restarts
-    lost = max(hours - work - restarts * restart, 0.0)
+    # (1/λ + R)(e^{λc} − 1), written so a tiny λ stays exact
+    redo = full * (math.expm1(lam * stretch) / lam) + math.expm1(lam * rest) / lam
+    hours = redo + restart * restarts
+    lost = max(redo - work, 0.0)
     hours = max(hours, work)
     return SpotOption(
         name=name,

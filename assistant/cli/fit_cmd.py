@@ -1,0 +1,181 @@
+"""`gpu-advisor fit MODEL [--gpu GPU | --vram GB]`: will a model run or train in a card's memory?"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import Any
+
+from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+
+TASKS = ("inference", "lora", "qlora", "full_finetune", "image_generation")
+_VRAM_RE = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s*(?:gb|go|gib|gio)\b", re.I)
+_TASK_WORDS = (
+    (re.compile(r"\bq-?lora\b", re.I), "qlora"),
+    (re.compile(r"\blora\b", re.I), "lora"),
+    (
+        re.compile(
+            r"\b(full[- ]?fine[- ]?tun\w*|fine[- ]?tun\w*|finetun\w*|entraîn\w*|entrain\w*|train\w*)\b",
+            re.I,
+        ),
+        "full_finetune",
+    ),
+)
+_PRECISION_WORDS = re.compile(
+    r"\b(fp32|fp16|bf16|fp8|int8|int4|nf4|awq|gptq|mxfp4|q8_0|q6_k|q5_k_m|q4_k_m|q4_0|q4_1|4[- ]?bits?|8[- ]?bits?)\b",
+    re.I,
+)
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "fit",
+        help="will a model fit in a GPU's memory (inference, LoRA, QLoRA, full fine-tune, image generation)",
+        description=(
+            "Estimate the memory a model needs and compare it with a GPU from the catalog or a memory size: "
+            "weights at a precision, KV cache, optimizer states, gradients, activations, text encoders and VAE, "
+            "overhead; with assumptions, sources, the nearest measured figure and what would make it fit. "
+            "MODEL may be a name ('llama 3 70b', 'flux dev', sdxl), a size ('70B') or a whole question "
+            "('will a 70B model fit in 24 GB')."
+        ),
+        epilog=(
+            "examples: gpu-advisor fit 'llama 3.1 8b' --gpu 4090 | gpu-advisor fit flux dev --vram 24 --precision nf4 | "
+            "gpu-advisor fit 70B --vram 24 --precision int4 --json | gpu-advisor fit 'Llama 3.1 8B' --task qlora --gpu 'RTX 3060 12GB'"
+        ),
+    )
+    p.add_argument(
+        "model", nargs="+", metavar="MODEL", help="model name, size, or a question naming both"
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--gpu", help="GPU name from the catalog (its memory is used)")
+    where.add_argument(
+        "--vram", type=float, metavar="GB", help="card memory in GB as sold (e.g. 24)"
+    )
+    p.add_argument(
+        "--task", choices=TASKS, help="default: inference (image_generation for diffusion models)"
+    )
+    p.add_argument(
+        "--precision",
+        help="fp32, bf16, fp16, fp8, int8, int4, nf4, nf4_dq, mxfp4, q8_0, q4_k_m, ... (mixed for full fine-tuning)",
+    )
+    p.add_argument(
+        "--context",
+        type=int,
+        metavar="TOKENS",
+        help="context (inference) or sequence length (training)",
+    )
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=1,
+        metavar="N",
+        help="concurrent sequences or images (default 1)",
+    )
+    p.add_argument(
+        "--params",
+        type=float,
+        metavar="B",
+        help="parameter count in billions, for a model not in the table",
+    )
+    p.add_argument(
+        "--offload",
+        choices=("none", "model", "sequential"),
+        default="none",
+        help="diffusion CPU offload",
+    )
+    p.add_argument("--kv-precision", help="KV-cache format (default bf16)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def parse_question(text: str) -> dict[str, Any]:
+    """GPU, memory size, task and precision written inside a free question (flags win over these)."""
+    found: dict[str, Any] = {}
+    from assistant.knowledge.matching import find_gpu_mentions
+
+    cards = find_gpu_mentions(text)
+    if cards:
+        found["gpu"] = cards[0].name
+    else:
+        m = _VRAM_RE.search(text)
+        if m:
+            found["vram_gb"] = float(m.group(1).replace(",", "."))
+    for pattern, task in _TASK_WORDS:
+        if pattern.search(text):
+            found["task"] = task
+            break
+    m = _PRECISION_WORDS.search(text)
+    if m:
+        word = m.group(1).lower().replace(" ", "").replace("-", "")
+        found["precision"] = {"4bit": "nf4", "4bits": "nf4", "8bit": "int8", "8bits": "int8"}.get(
+            word, word
+        )
+    return found
+
+
+def build_query(args: argparse.Namespace) -> Any:
+    from assistant.tools.fit import FitQuery
+
+    text = " ".join(args.model)
+    fields: dict[str, Any] = {"model": text, "batch_size": args.batch, "offload": args.offload}
+    if len(args.model) > 1 or " " in text:
+        fields.update(parse_question(text))
+    if args.gpu:
+        fields.pop("vram_gb", None)
+        fields["gpu"] = args.gpu
+    if args.vram is not None:
+        fields.pop("gpu", None)
+        fields["vram_gb"] = args.vram
+    for flag, field in (
+        ("task", "task"),
+        ("precision", "precision"),
+        ("context", "context_tokens"),
+        ("params", "params_b"),
+        ("kv_precision", "kv_precision"),
+    ):
+        value = getattr(args, flag)
+        if value is not None:
+            fields[field] = value
+    return FitQuery.model_validate(fields)
+
+
+def run(args: argparse.Namespace) -> int:
+    from assistant.tools.fit import estimate_fit
+
+    result = estimate_fit(build_query(args))
+    if result.total_gb is None:
+        if args.json:
+            emit(result, True)
+        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
+        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    emit(result, args.json, human=render(result))
+    return 0
+
+
+def render(result: Any) -> str:
+    lines = [result.message, ""]
+    for part in result.breakdown:
+        lines.append(f"  {part.item:<17} {part.gb:8.2f} GB  {part.detail}")
+    lines.append(f"  {'total':<17} {result.total_gb:8.2f} GB")
+    if result.headroom_gb is not None:
+        lines.append(f"  {'headroom':<17} {result.headroom_gb:8.2f} GB")
+    if result.fits_with:
+        lines.append("\nWhat would change it:")
+        lines += [
+            f"  - {o.change}: {o.total_gb:.1f} GB ({o.verdict.replace('_', ' ')})"
+            for o in result.fits_with
+        ]
+    if result.bigger_cards:
+        lines.append(f"\nCards it fits: {', '.join(result.bigger_cards)}")
+    m = result.nearest_measured
+    if m is not None:
+        lines.append(
+            f"\nNearest measured: {m.value:g} {m.unit} ({m.value_gb:.2f} GB) — {m.model}, {m.precision_or_method}, {m.workload}, {m.gpu} [{m.source}]"
+        )
+    lines.append("\nAssumptions:")
+    lines += [f"  - {a}" for a in result.assumptions]
+    lines.append("\nSources:")
+    lines += [f"  - {s.label()}" + (f" ({s.note})" if s.note else "") for s in result.sources]
+    return "\n".join(lines)

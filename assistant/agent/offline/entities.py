@@ -138,9 +138,6 @@ _CONTEXT = re.compile(
 )
 _BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
 _POWER = re.compile(r"\b(\d{2,4})\s*w(?:atts?)?\b", re.I)
-_BARE_SIZE = re.compile(
-    r"\b(\d{1,4}(?:\.\d)?)\s*b\b(?:\s*(?:model|modèle|params?|parameters?|llm))?", re.I
-)
 _EXPONENT = re.compile(
     r"\b(\d+(?:[.,]\d+)?)\s*(?:\^|\*\*)\s*(\d{1,3})\b|\b(\d+(?:\.\d+)?)e(\d{1,3})\b"
 )
@@ -219,19 +216,23 @@ def _looks_like_memory_or_model(name: str, text: str, end: int) -> bool:
 
 
 def _topics(text: str) -> list[str]:
-    try:
-        from assistant.knowledge.features import find_topic_mentions
-    except ImportError:
-        return []
+    from assistant.knowledge.topics import find_topic_mentions
+
     return [_key(t) for t in find_topic_mentions(text)]
 
 
-def _models(text: str) -> list[str]:
-    try:
-        from assistant.knowledge.models import find_model_mentions
-    except ImportError:
-        return []
-    return [_key(m) for m in find_model_mentions(text)]
+def _models(text: str) -> tuple[list[str], float | None]:
+    """Named models (catalog names) and, failing that, a bare size such as '70B'."""
+    from assistant.knowledge.models import find_model_mentions
+
+    names: list[str] = []
+    size: float | None = None
+    for mention in find_model_mentions(text):
+        if mention.model is not None:
+            names.append(mention.model.name)
+        elif size is None and mention.params_b:
+            size = float(mention.params_b)
+    return names, size
 
 
 def _key(item: Any) -> str:
@@ -252,7 +253,7 @@ def extract_entities(text: str) -> Entities:
     gpus, unknown, suggestions = _gpus(text)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.topics = _topics(text)
-    ent.models = _models(text)
+    ent.models, ent.model_size_b = _models(text)
     ent.money = _money(text)
     ent.durations = parse_durations(text)
     ent.percentages = parse_percentages(text)
@@ -295,10 +296,6 @@ def extract_entities(text: str) -> Entities:
     power = _POWER.search(text)
     if power:
         ent.power_w = float(power.group(1))
-    if not ent.models:
-        size = _BARE_SIZE.search(text)
-        if size:
-            ent.model_size_b = _float(size.group(1))
     return ent
 
 

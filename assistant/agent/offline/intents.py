@@ -30,6 +30,7 @@ MIN_SCORE = 0.45
 SECOND_MARGIN = 0.06
 # ... or when a clause of its own lands on it with at least this score.
 CLAUSE_MIN = 0.55
+CACHE_SIZE = 512
 
 TOOL_INTENTS = (
     "gpu_lookup",
@@ -96,6 +97,7 @@ class IntentClassifier:
         self._labels: list[str] = []
         self._matrix: np.ndarray | None = None
         self._lock = threading.Lock()
+        self._cache: dict[str, np.ndarray] = {}
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self._embed is None:
@@ -116,12 +118,24 @@ class IntentClassifier:
                 self._labels = labels
             return self._matrix
 
+    def _vectors(self, texts: list[str]) -> np.ndarray:
+        """Query vectors, remembered per text (a turn reads the same clauses more than once)."""
+        import numpy as np
+
+        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        if missing:
+            for text, row in zip(missing, self._encode(missing), strict=True):
+                if len(self._cache) >= CACHE_SIZE:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[text] = row
+        return np.stack([self._cache[t] for t in texts])
+
     def semantic_scores(self, texts: list[str]) -> list[dict[str, float]]:
         """For each text, intent → mean cosine similarity to its TOP_K nearest examples."""
         import numpy as np
 
         matrix = self._ensure()
-        sims = self._encode(texts) @ matrix.T
+        sims = self._vectors(texts) @ matrix.T
         out = []
         for row in np.atleast_2d(sims):
             per: dict[str, list[float]] = {}

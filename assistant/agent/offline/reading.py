@@ -1,0 +1,187 @@
+"""Read one turn of a conversation: language, injection, entities, intents, follow-up context.
+
+Both halves of the offline backend (planning tool calls, writing the answer) read the same
+turn, so the reading is computed once per conversation and cached.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from assistant.agent.offline.entities import Entities, extract_entities
+from assistant.agent.offline.intents import (
+    CLAUSE_MIN,
+    MIN_SCORE,
+    TOOL_INTENTS,
+    classify,
+    split_clauses,
+)
+from assistant.agent.offline.language import Lang, detect_language
+from assistant.agent.offline.safety import has_injection, strip_injection
+
+_FOLLOW_UP = re.compile(
+    r"^\W*(?:and|what about|how about|same|what if|and if|also|ok(?:ay)?,? and|then|et|quid|pareil|idem|"
+    r"même chose|aussi|alors|sinon|ok,? et|d'accord,? et)\b",
+    re.IGNORECASE,
+)
+# A follow-up that names a new intent explicitly keeps it; these are the cue strengths that count.
+STRONG_CUE = 0.1
+HISTORY_TURNS = 3
+
+
+@dataclass(frozen=True)
+class Conversation:
+    question: str
+    history: list[tuple[str, str]] = field(default_factory=list)
+
+    def key(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        return self.question, tuple(self.history[-2 * HISTORY_TURNS :])
+
+
+@dataclass
+class Reading:
+    """What the backend understood of the turn."""
+
+    question: str
+    language: Lang
+    injection: bool
+    text: str  # the question without injected instructions
+    entities: Entities
+    intents: list[str]
+    clause_entities: dict[str, Entities] = field(default_factory=dict)
+    follow_up: bool = False
+    previous_intents: list[str] = field(default_factory=list)
+
+    @property
+    def tool_intents(self) -> list[str]:
+        return [i for i in self.intents if i in TOOL_INTENTS]
+
+    def entities_for(self, intent: str) -> Entities:
+        """The entities an intent's tool should use: its clause's, completed by the question's."""
+        own = self.clause_entities.get(intent)
+        if own is None:
+            return self.entities
+        return merge_entities(self.entities, own)
+
+
+def merge_entities(base: Entities, newer: Entities) -> Entities:
+    """`base` with every field `newer` sets replacing it (lists replace when non-empty)."""
+    data = base.model_dump()
+    for name, value in newer.model_dump().items():
+        if value in (None, [], {}):
+            continue
+        data[name] = value
+    return Entities.model_validate(data)
+
+
+def _previous_user_turns(history: list[tuple[str, str]]) -> list[str]:
+    return [text for role, text in history if role == "user"][-HISTORY_TURNS:]
+
+
+def _last_assistant(history: list[tuple[str, str]]) -> str:
+    return next((text for role, text in reversed(history) if role == "assistant"), "")
+
+
+def _strong_intents(text: str, ent: Entities) -> list[str]:
+    """Intents the question asks for in so many words (its own cues, not only its resemblance)."""
+    result = classify(text, ent)
+    by_name = {s.intent: s for s in result.scores}
+    strong = []
+    for intent in result.intents:
+        score = by_name.get(intent)
+        if (
+            intent in TOOL_INTENTS
+            and score is not None
+            and score.cue >= STRONG_CUE
+            and score.score >= MIN_SCORE
+        ):
+            strong.append(intent)
+    return strong
+
+
+def _is_follow_up(text: str, ent: Entities, history: list[tuple[str, str]]) -> bool:
+    if not _previous_user_turns(history):
+        return False
+    if _FOLLOW_UP.search(text):
+        return True
+    words = len(text.split())
+    return (
+        words <= 5 and not text.strip().endswith(("!",)) and bool(ent.has_facts() or ent.durations)
+    )
+
+
+@lru_cache(maxsize=256)
+def _read_cached(question: str, history: tuple[tuple[str, str], ...]) -> Reading:
+    return _read(question, list(history))
+
+
+def read_turn(conversation: Conversation) -> Reading:
+    """The reading of the conversation's last question (cached)."""
+    question, history = conversation.key()
+    return _read_cached(question, history)
+
+
+def _read(question: str, history: list[tuple[str, str]]) -> Reading:
+    previous = _previous_user_turns(history)
+    default_lang = detect_language(previous[-1]) if previous else "en"
+    language = detect_language(question, default=default_lang)
+    injection = has_injection(question)
+    text = strip_injection(question) if injection else question
+    entities = extract_entities(question)  # cards named anywhere, even in an injected sentence
+    if not text.strip():
+        return Reading(question, language, injection, text, entities, intents=["declined"])
+    own = extract_entities(text)
+    result = classify(text, own)
+    reading = Reading(question, language, injection, text, entities, intents=list(result.intents))
+    for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
+        clause_ent = extract_entities(clause)
+        clause_result = classify(clause, clause_ent)
+        top = clause_result.scores[0]
+        if (
+            top.intent in reading.intents
+            and top.score >= CLAUSE_MIN
+            and top.intent not in reading.clause_entities
+        ):
+            reading.clause_entities[top.intent] = clause_ent
+    if _is_follow_up(text, own, history):
+        _complete_from_history(reading, own, history)
+    return reading
+
+
+def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
+    """Fill what a follow-up leaves out ("and the 3090?", "et en location ?") from the last turn."""
+    prev_question = _previous_user_turns(history)[-1]
+    prev = _read_cached(prev_question, tuple(history[:-2]) if len(history) >= 2 else ())
+    inherited = prev.entities
+    if not inherited.gpus and not inherited.unknown_gpus:
+        answer_cards = extract_entities(_last_assistant(history)[:600]).gpus[:1]
+        inherited = merge_entities(inherited, Entities(gpus=answer_cards))
+    if own.gpus or own.unknown_gpus:
+        inherited = inherited.model_copy(update={"gpus": [], "unknown_gpus": []})
+    reading.entities = merge_entities(inherited, own)
+    strong = _strong_intents(reading.text, own)
+    prev_tools = prev.tool_intents
+    reading.follow_up = True
+    reading.previous_intents = prev_tools
+    if strong:
+        reading.intents = strong
+    elif prev_tools:
+        reading.intents = _adapt_previous(prev_tools, reading.entities, own)
+    reading.clause_entities = {}
+
+
+def _adapt_previous(previous: list[str], ent: Entities, own: Entities) -> list[str]:
+    """The previous turn's intents, adjusted to what the follow-up changes."""
+    out = []
+    for intent in previous:
+        if intent == "gpu_compare" and own.gpus and len(ent.gpus) < 2:
+            intent = "gpu_lookup"
+        if intent not in out:
+            out.append(intent)
+    return out
+
+
+def clear_cache() -> None:
+    _read_cached.cache_clear()

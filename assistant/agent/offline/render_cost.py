@@ -1,0 +1,311 @@
+"""Answers from the cost tools: renting, spot vs dedicated, rent vs buy, a forgotten instance,
+storage while stopped, and a learning budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from assistant.agent.offline.language import Lang
+from assistant.agent.offline.render_gpu import render_unknown
+from assistant.agent.offline.texts import (
+    bullet_list,
+    hours,
+    in_language,
+    money,
+    money_range,
+    num,
+    pick,
+)
+
+
+def _assumptions(result: dict[str, Any], lang: Lang) -> str:
+    kept = [a for a in (in_language(a, lang) for a in result.get("assumptions") or []) if a]
+    if lang == "fr":
+        rate = result.get("usd_per_eur")
+        if rate:
+            kept.insert(0, f"Taux de change supposé : 1 EUR = {num(rate, lang, 4)} USD (réglable).")
+    if not kept:
+        return ""
+    return f"<sub>{pick(lang, 'Assumptions', 'Hypothèses')}: " + " ".join(kept[:3]) + "</sub>"
+
+
+def _unknown(result: dict[str, Any], lang: Lang) -> str | None:
+    if result.get("found") is False:
+        name = (
+            str(result.get("message") or "").split("'")[1]
+            if "'" in str(result.get("message"))
+            else "?"
+        )
+        return render_unknown(name, list(result.get("suggestions") or []), lang)
+    return None
+
+
+def render_rent(result: dict[str, Any], question: str, lang: Lang) -> str:
+    unknown = _unknown(result, lang)
+    if unknown:
+        return unknown
+    cur = result.get("currency")
+    gpu = result.get("gpu") or pick(lang, "the card", "la carte")
+    h = result.get("hours")
+    cost = money_range(result.get("cost_low"), result.get("cost_high"), cur, lang)
+    rate = money_range(result.get("rate_low"), result.get("rate_high"), cur, lang)
+    typical = result.get("cost_typical")
+    text = pick(
+        lang,
+        f"**Renting {gpu} for {hours(h, lang)}: {cost}**",
+        f"**Louer {gpu} pendant {hours(h, lang)} : {cost}**",
+    )
+    if typical is not None and result.get("cost_low") != result.get("cost_high"):
+        text += pick(
+            lang,
+            f", typically {money(typical, cur, lang)} ({money(result.get('rate_typical'), cur, lang)}/h)",
+            f", typiquement {money(typical, cur, lang)} ({money(result.get('rate_typical'), cur, lang)}/h)",
+        )
+    text += "."
+    if result.get("n_prices"):
+        text += pick(
+            lang,
+            f" Hourly rates seen: {rate} ({result['n_prices']} sourced prices).",
+            f" Tarifs horaires relevés : {rate} ({result['n_prices']} prix sourcés).",
+        )
+    return "\n\n".join(p for p in (text, _assumptions(result, lang)) if p)
+
+
+def render_forgotten(result: dict[str, Any], question: str, lang: Lang) -> str:
+    unknown = _unknown(result, lang)
+    if unknown:
+        return unknown
+    cur = result.get("currency")
+    count = result.get("gpu_count") or 1
+    gpu = (f"{count}× " if count > 1 else "") + str(result.get("gpu") or "?")
+    cost = money_range(result.get("cost_low"), result.get("cost_high"), cur, lang)
+    text = pick(
+        lang,
+        f"**A forgotten {gpu} left running {hours(result.get('hours'), lang)} costs about "
+        f"{money(result.get('cost_typical'), cur, lang)}** (range {cost}). Shut instances down when you stop working.",
+        f"**Une {gpu} oubliée allumée {hours(result.get('hours'), lang)} coûte environ "
+        f"{money(result.get('cost_typical'), cur, lang)}** (fourchette {cost}). Éteignez vos instances.",
+    )
+    note = result.get("corpus_note")
+    if note:
+        text += "\n\n" + pick(
+            lang,
+            note,
+            "Le guide cite ~400 $ pour une H100 oubliée un week-end (soit ~8,3 $/h sur 48 h, un tarif "
+            "d'hyperscaler à la demande) : « l'erreur la plus coûteuse ».",
+        )
+    return "\n\n".join(p for p in (text, _assumptions(result, lang)) if p)
+
+
+def render_storage(result: dict[str, Any], question: str, lang: Lang) -> str:
+    cur = result.get("currency")
+    gb, days = result.get("gb"), result.get("days")
+    text = pick(
+        lang,
+        f"**{num(gb, lang, 0)} GB kept {num(days, lang, 0)} days: {money(result.get('cost'), cur, lang)}** "
+        f"({money(result.get('cost_per_day'), cur, lang)} a day) — persistent storage is billed even while "
+        "the instance is stopped.",
+        f"**{num(gb, lang, 0)} Go gardés {num(days, lang, 0)} jours : {money(result.get('cost'), cur, lang)}** "
+        f"({money(result.get('cost_per_day'), cur, lang)} par jour) — le stockage persistant est facturé même "
+        "quand l'instance est à l'arrêt.",
+    )
+    price = result.get("price_per_gb_month")
+    if price:
+        text += pick(
+            lang,
+            f" Price used: {money(price, cur, lang)} per GB-month.",
+            f" Prix utilisé : {money(price, cur, lang)} par Go et par mois.",
+        )
+    return "\n\n".join(p for p in (text, _assumptions(result, lang)) if p)
+
+
+def _spot_line(option: dict[str, Any] | None, cur: str | None, lang: Lang) -> str | None:
+    if not option:
+        return None
+    names = {
+        "spot": pick(lang, "Spot, no checkpoints", "Spot, sans sauvegarde"),
+        "spot_with_checkpoints": pick(lang, "Spot + checkpoints", "Spot + sauvegardes"),
+        "dedicated": pick(lang, "Dedicated", "Dédiée"),
+    }
+    name = names.get(str(option.get("name")), str(option.get("name")))
+    if option.get("checkpoint_interval_h") and option.get("name") != "dedicated":
+        name += pick(lang, " every ", " toutes les ") + hours(option["checkpoint_interval_h"], lang)
+    if not option.get("finishes"):
+        return f"{name}: " + pick(
+            lang,
+            "never finishes (interruptions too frequent)",
+            "ne finit jamais (interruptions trop fréquentes)",
+        )
+    lost = option.get("expected_lost_work_h")
+    return (
+        f"{name} ({money(option.get('rate'), cur, lang)}/h): "
+        + pick(lang, "expected ", "attendu ")
+        + f"{money(option.get('expected_cost'), cur, lang)}, {hours(option.get('expected_hours'), lang)}"
+        + (
+            pick(
+                lang,
+                f", {hours(lost, lang)} of work lost",
+                f", {hours(lost, lang)} de travail perdu",
+            )
+            if lost
+            else ""
+        )
+        + pick(
+            lang,
+            f", {num(100 * float(option.get('p_interrupted') or 0), lang, 0)} % chance of interruption",
+            f", {num(100 * float(option.get('p_interrupted') or 0), lang, 0)} % de risque d'interruption",
+        )
+    )
+
+
+def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
+    cur = result.get("currency")
+    verdict = result.get("verdict")
+    verdicts = {
+        "spot": pick(lang, "Spot", "Spot"),
+        "spot_with_checkpoints": pick(
+            lang,
+            "Spot, with frequent checkpoints and automatic restart",
+            "Spot, avec sauvegardes fréquentes et reprise automatique",
+        ),
+        "dedicated": pick(lang, "Dedicated", "Dédiée"),
+    }
+    head = pick(
+        lang,
+        f"**For a {hours(result.get('job_hours'), lang)} job: {verdicts.get(str(verdict), verdict)}.**",
+        f"**Pour un travail de {hours(result.get('job_hours'), lang)} : {verdicts.get(str(verdict), verdict)}.**",
+    )
+    rule = pick(
+        lang,
+        "Rule of thumb: spot for learning and interactive work (an interruption costs a few minutes), "
+        "dedicated for a long run without checkpoints (an interruption destroys the work); spot + "
+        "checkpoints + automatic restart divides the bill.",
+        "En pratique : spot pour apprendre et expérimenter (une interruption coûte quelques minutes), "
+        "dédiée pour un long entraînement sans sauvegarde (une interruption détruit tout le travail) ; "
+        "spot + sauvegarde fréquente + reprise automatique divise la facture.",
+    )
+    if result.get("savings_factor"):
+        rule += pick(
+            lang,
+            f" Here: ÷{num(result['savings_factor'], lang)}.",
+            f" Ici : ÷{num(result['savings_factor'], lang)}.",
+        )
+    lines = [
+        _spot_line(result.get("spot"), cur, lang),
+        _spot_line(result.get("spot_with_checkpoints"), cur, lang),
+        _spot_line(result.get("dedicated"), cur, lang),
+    ]
+    return "\n\n".join(
+        p
+        for p in (head, bullet_list([x for x in lines if x]), rule, _assumptions(result, lang))
+        if p
+    )
+
+
+def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
+    unknown = _unknown(result, lang)
+    if unknown:
+        return unknown
+    cur = result.get("currency")
+    gpu = result.get("gpu") or "?"
+    per_day = result.get("hours_per_day")
+    months = result.get("break_even_months")
+    if result.get("break_even_hours") is None:
+        head = pick(
+            lang,
+            f"**Renting {gpu} stays cheaper**: at these prices buying never pays off (rent minus electricity leaves no saving).",
+            f"**Louer {gpu} reste moins cher** : à ces prix, l'achat n'est jamais rentabilisé.",
+        )
+    else:
+        head = pick(
+            lang,
+            f"**Buying {gpu} pays off after {num(result['break_even_hours'], lang, 0)} hours of use** — "
+            f"about {num(months, lang)} months at {num(per_day, lang)} h a day (break-even).",
+            f"**L'achat de {gpu} est rentabilisé après {num(result['break_even_hours'], lang, 0)} heures d'usage** — "
+            f"environ {num(months, lang)} mois à {num(per_day, lang)} h par jour (seuil de rentabilité).",
+        )
+        if months is not None and months > 36:
+            head += pick(
+                lang,
+                " That is long: renting is the better deal at this usage.",
+                " C'est long : à ce rythme, la location est plus intéressante.",
+            )
+        elif months is not None and months < 12:
+            head += pick(
+                lang, " At this usage, buying is worth it.", " À ce rythme, l'achat vaut le coup."
+            )
+    figures = [
+        pick(lang, "Purchase: ", "Achat : ")
+        + money(result.get("purchase_price"), cur, lang)
+        + (
+            pick(
+                lang,
+                f" (resale {money(result.get('resale_value'), cur, lang)})",
+                f" (revente {money(result.get('resale_value'), cur, lang)})",
+            )
+            if result.get("resale_value")
+            else ""
+        ),
+        pick(lang, "Rent: ", "Location : ") + f"{money(result.get('rent_rate'), cur, lang)}/h",
+        pick(lang, "Electricity: ", "Électricité : ")
+        + f"{money(result.get('electricity_per_hour'), cur, lang)}/h ({num(result.get('power_w'), lang, 0)} W)",
+    ]
+    return "\n\n".join(p for p in (head, bullet_list(figures), _assumptions(result, lang)) if p)
+
+
+def render_budget(result: dict[str, Any], question: str, lang: Lang) -> str:
+    cur = result.get("currency")
+    head = pick(
+        lang,
+        f"**A plan for {money(result.get('budget'), cur, lang)}** — free tiers first, rent the hardware you can't get for free, keep a reserve:",
+        f"**Un plan pour {money(result.get('budget'), cur, lang)}** — le gratuit d'abord, la location pour le matériel récent, une réserve :",
+    )
+    rows = []
+    for line in result.get("lines") or []:
+        amount = money(line.get("amount"), cur, lang)
+        parts = ", ".join(str(p) for p in line.get("parts") or [])
+        item = str(line.get("item") or "")
+        if item.lower().startswith("free"):
+            rows.append(
+                pick(
+                    lang,
+                    f"{amount}: Colab (free T4) and Kaggle (30 GPU-hours a week) — parts {parts}",
+                    f"{amount} : Colab gratuit (T4) et Kaggle (30 h de GPU par semaine) — parties {parts}",
+                )
+            )
+        elif item.lower().startswith("reserve"):
+            rows.append(
+                pick(
+                    lang,
+                    f"{amount}: reserve (overruns, storage)",
+                    f"{amount} : réserve (dépassements, stockage)",
+                )
+            )
+        else:
+            span = f"{num(line.get('hours_low'), lang, 0)}–{num(line.get('hours_high'), lang, 0)} h"
+            alt = str(line.get("note") or "")
+            alt_fr = alt.replace("or ", "ou ").replace(" h of ", " h de ")
+            rows.append(
+                pick(
+                    lang,
+                    f"{amount}: {span} of {line.get('gpu')} ({alt}) — parts {parts}",
+                    f"{amount} : {span} de {line.get('gpu')} ({alt_fr}) — parties {parts}",
+                )
+            )
+    notes = []
+    for note in result.get("notes") or []:
+        if "old card" in note or "GTX 1660" in note:
+            notes.append(
+                pick(
+                    lang,
+                    note,
+                    "N'achetez pas de matériel avec ça : ~200 € donnent une carte ancienne (GTX 1660, sans tensor cores) qui ne couvre pas le contenu moderne ; la location donne accès au matériel de pointe.",
+                )
+            )
+        else:
+            text = in_language(note, lang)
+            if text:
+                notes.append(text)
+    return "\n\n".join(
+        p for p in (head, bullet_list(rows), bullet_list(notes), _assumptions(result, lang)) if p
+    )

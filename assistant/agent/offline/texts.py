@@ -1,0 +1,132 @@
+"""Small bilingual building blocks for the offline answers: numbers, money, hours, labels."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from assistant.agent.offline.language import Lang, detect_language
+
+
+def pick(lang: Lang, en: str, fr: str) -> str:
+    return fr if lang == "fr" else en
+
+
+def num(value: Any, lang: Lang, decimals: int = 1) -> str:
+    """A number with the language's decimal mark and no useless trailing zeros."""
+    if value is None:
+        return "?"
+    if isinstance(value, bool):
+        return pick(lang, "yes", "oui") if value else pick(lang, "no", "non")
+    if not isinstance(value, int | float) or not math.isfinite(float(value)):
+        return str(value)
+    value = float(value)
+    text = f"{value:,.{decimals}f}" if abs(value) >= 1000 else f"{value:.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if lang == "fr":
+        text = text.replace(",", "\u202f").replace(".", ",")
+    return text
+
+
+def money(amount: Any, currency: str | None, lang: Lang) -> str:
+    """'$2.50' / '€1,615' in English, '2,50 $' / '1 615 €' in French (via the money module)."""
+    from assistant.money import format_money
+
+    if not isinstance(amount, int | float) or not math.isfinite(float(amount)):
+        return "?"
+    cur = currency if currency in ("EUR", "USD") else "USD"
+    decimals = 0 if abs(amount) >= 100 else 2
+    return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]
+
+
+def money_range(low: Any, high: Any, currency: str | None, lang: Lang) -> str:
+    if low is None or high is None:
+        return money(low if low is not None else high, currency, lang)
+    if abs(float(low) - float(high)) < 0.005:
+        return money(low, currency, lang)
+    return f"{money(low, currency, lang)} – {money(high, currency, lang)}"
+
+
+def hours(value: Any, lang: Lang) -> str:
+    if not isinstance(value, int | float):
+        return "?"
+    return f"{num(value, lang, 1 if value < 10 else 0)} h"
+
+
+def verdict_word(verdict: str, lang: Lang) -> str:
+    words = {
+        "yes": ("Yes", "Oui"),
+        "partial": ("Partially (partial)", "Partiellement (partiel)"),
+        "no": ("No", "Non"),
+        "unknown": ("Unknown card", "Carte inconnue"),
+    }
+    en, fr = words.get(verdict, (verdict, verdict))
+    return pick(lang, en, fr)
+
+
+FIELD_LABELS: dict[str, tuple[str, str]] = {
+    "architecture": ("Architecture", "Architecture"),
+    "compute_capability": ("Compute capability", "Compute capability"),
+    "arch_target": ("Compiler target", "Cible de compilation"),
+    "vram_gb": ("VRAM (GB)", "VRAM (Go)"),
+    "memory_type": ("Memory type", "Type de mémoire"),
+    "bandwidth_gbs": ("Bandwidth (GB/s)", "Bande passante (Go/s)"),
+    "sm_count": ("SMs / compute units", "SM / unités de calcul"),
+    "shared_memory_per_sm_kb": ("Shared memory per SM (KB)", "Mémoire partagée par SM (Ko)"),
+    "shared_memory_per_block_kb": (
+        "Shared memory per block (KB)",
+        "Mémoire partagée par bloc (Ko)",
+    ),
+    "fp16_tensor_tflops": ("FP16 tensor TFLOPS (dense)", "TFLOPS tensor FP16 (dense)"),
+    "fp64_ratio": ("FP64 rate vs FP32", "Débit FP64 / FP32"),
+    "tdp_w": ("Power (W)", "Consommation (W)"),
+    "nvlink": ("NVLink", "NVLink"),
+    "segment": ("Segment", "Segment"),
+    "year": ("Year", "Année"),
+}
+
+
+def label(field: str, lang: Lang, default: str | None = None) -> str:
+    en, fr = FIELD_LABELS.get(field, (default or field, default or field))
+    return pick(lang, en, fr)
+
+
+# Recurring phrases of the tools' English sentences, in French. A sentence that still reads as
+# English after these is left out of a French answer rather than shown half-translated.
+_FR_RULES: list[tuple[str, str]] = [
+    (r"(\d+(?:\.\d+)?) KB of shared memory per SM instead of (\d+(?:\.\d+)?) KB",
+     r"\1 Ko de mémoire partagée par SM au lieu de \2 Ko"),
+    (r"[Mm]odels are limited to about (\d+) GB", r"modèles limités à environ \1 Go"),
+    (r"shared memory ≥ (\d+) KB per SM", r"mémoire partagée ≥ \1 Ko par SM"),
+    (r"VRAM ≥ (\d+) GB", r"VRAM ≥ \1 Go"),
+    (r"\bhas no\b", "n'a pas de"),
+    (r"\bonly on\b", "seulement sur"),
+    (r"\band no\b", "et pas de"),
+    (r"\bvia\b", "via"),
+    (r"\bRent an?\b", "Louer une"),
+    (r"\bor a\b", "ou une"),
+    (r"\bfor a few hours\b", "pour quelques heures"),
+    (r"\bno consumer card has\b", "aucune carte grand public n'a"),
+    (r"\bcorpus\b", "guide"),
+]  # fmt: skip
+
+
+def to_french(sentence: str) -> str | None:
+    """A tool sentence in French, or None when it can't be rendered without English left in it."""
+    out = sentence
+    for pattern, repl in _FR_RULES:
+        out = re.sub(pattern, repl, out)
+    return out if detect_language(out, default="fr") == "fr" else None
+
+
+def in_language(sentence: str, lang: Lang) -> str | None:
+    """The sentence as is in English; in French, translated or dropped."""
+    if lang == "en":
+        return sentence
+    return to_french(sentence)
+
+
+def bullet_list(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items if item)

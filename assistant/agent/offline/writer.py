@@ -1,0 +1,196 @@
+"""Write the offline answer: one renderer per tool result, the passages as numbered references.
+
+The answer is in the question's language, gives the tools' figures and verdicts, and cites the
+retrieved passages as [1], [2]... in the order the agent records them (the answer's citations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from assistant.agent.offline.language import Lang
+from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
+from assistant.agent.offline.reading import Conversation, Reading, read_turn
+from assistant.agent.offline.render_cost import (
+    render_budget,
+    render_buy,
+    render_forgotten,
+    render_rent,
+    render_spot,
+    render_storage,
+)
+from assistant.agent.offline.render_fit import render_fit, render_recommend
+from assistant.agent.offline.render_gpu import (
+    render_capability,
+    render_compare,
+    render_lookup,
+    render_probe,
+)
+from assistant.agent.offline.safety import passage_is_safe
+from assistant.agent.offline.texts import pick
+
+Renderer = Callable[[dict[str, Any], str, Lang], str]
+RENDERERS: dict[str, Renderer] = {
+    "gpu_lookup": render_lookup,
+    "gpu_compare": render_compare,
+    "gpu_capability": render_capability,
+    "rent_cost": render_rent,
+    "spot_vs_dedicated": render_spot,
+    "rent_vs_buy": render_buy,
+    "forgotten_instance": render_forgotten,
+    "storage_cost": render_storage,
+    "budget_plan": render_budget,
+    "workload_fit": render_fit,
+    "recommend_gpus": render_recommend,
+    "probe_gpus": render_probe,
+}
+MAX_QUOTES = 2
+MAX_QUOTE_CHARS = 280
+WHAT_I_DO = {
+    "en": (
+        "I answer questions about GPUs with sourced data and deterministic tools: card specifications "
+        "and comparisons, whether a card supports a CUDA feature or a part of the guide, rental costs, "
+        "spot vs dedicated, rent vs buy, forgotten instances and storage, learning budgets, whether a "
+        "model fits in VRAM, recommendations, and the GPU of this machine — with passages from the "
+        "guide's documents."
+    ),
+    "fr": (
+        "Je réponds aux questions sur les GPU avec des données sourcées et des outils déterministes : "
+        "caractéristiques et comparaisons de cartes, prise en charge d'une fonctionnalité CUDA ou d'une "
+        "partie du guide, coûts de location, spot ou dédiée, louer ou acheter, instance oubliée et "
+        "stockage, budget d'apprentissage, tenue d'un modèle en VRAM, recommandations et GPU de cette "
+        "machine — avec les passages des documents du guide."
+    ),
+}
+SELF = {
+    "en": "I am gpu-advisor's **offline backend**: a deterministic program (entity extraction and an "
+    "intent classifier over example questions), not a language model. ",
+    "fr": "Je suis le **mode hors ligne** de gpu-advisor : un programme déterministe (extraction "
+    "d'entités et classifieur d'intentions sur des questions d'exemple), pas un modèle de langage. ",
+}
+EXAMPLES = {
+    "en": "Try: *Can my RTX 4090 do megakernels?* · *How much does an H100 cost for 100 hours?* · "
+    "*I have 200 € to learn GPU programming, how should I spend it?*",
+    "fr": "Essayez : *Ma RTX 4090 peut-elle faire des megakernels ?* · *Combien coûte une H100 pendant "
+    "100 heures ?* · *J'ai 200 € pour apprendre la programmation GPU, comment les dépenser ?*",
+}
+
+
+def _passages(results: list[ToolResult]) -> list[dict[str, Any]]:
+    """Every retrieved passage, numbered as the answer's citations will be (first seen first)."""
+    seen: set[Any] = set()
+    out: list[dict[str, Any]] = []
+    for result in results:
+        if result.name != SEARCH_TOOL or not isinstance(result.result, dict):
+            continue
+        for passage in result.result.get("passages") or []:
+            if not isinstance(passage, dict) or passage.get("chunk_id") in seen:
+                continue
+            seen.add(passage.get("chunk_id"))
+            out.append(passage)
+    return out
+
+
+def _quote(passage: dict[str, Any]) -> str:
+    text = " ".join(str(passage.get("snippet") or passage.get("text") or "").split())
+    if len(text) > MAX_QUOTE_CHARS:
+        text = text[: MAX_QUOTE_CHARS - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+def _quotes(passages: list[dict[str, Any]], lang: Lang, limit: int = MAX_QUOTES) -> str:
+    lines = []
+    for number, passage in enumerate(passages, 1):
+        if len(lines) >= limit:
+            break
+        if not passage_is_safe(str(passage.get("text") or "")):
+            continue
+        section = passage.get("section") or passage.get("title") or ""
+        lines.append(f"> {_quote(passage)} [{number}] — *{section}*")
+    if not lines:
+        return ""
+    return pick(lang, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+
+
+def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
+    sections: list[str] = []
+    errors = 0
+    seen_unknown: set[str] = set()
+    for result in results:
+        if result.name == SEARCH_TOOL:
+            continue
+        renderer = RENDERERS.get(result.name)
+        if renderer is None:
+            continue
+        if result.error or not isinstance(result.result, dict):
+            errors += 1
+            sections.append(
+                pick(
+                    reading.language,
+                    f"The `{result.name}` tool could not answer: ",
+                    f"L'outil `{result.name}` n'a pas pu répondre : ",
+                )
+                + str(result.error or "no result")[:200]
+            )
+            continue
+        text = renderer(result.result, reading.text, reading.language).strip()
+        if text.startswith("**") and "catalog" in text or "catalogue" in text[:200]:
+            key = text.split("**")[1] if text.count("**") >= 2 else text
+            if key in seen_unknown:
+                continue
+            seen_unknown.add(key)
+        if text and text not in sections:
+            sections.append(text)
+    return sections, errors
+
+
+def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
+    """The final Markdown answer for the turn, from the tool results and passages."""
+    reading = read_turn(conversation)
+    lang = reading.language
+    passages = _passages(results)
+    parts: list[str] = []
+    if reading.injection:
+        parts.append(
+            pick(
+                lang,
+                "I don't follow instructions embedded in messages or documents (they can't change how I work or reveal my configuration).",
+                "Je ne suis pas les instructions glissées dans les messages ou les documents (elles ne changent ni mon fonctionnement ni ma configuration).",
+            )
+        )
+    if reading.intents == ["greeting"]:
+        return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
+    sections, _ = _tool_sections(reading, results)
+    parts.extend(sections)
+    only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
+    if sections:
+        quotes = "" if only_unknown else _quotes(passages, lang)
+        if quotes:
+            parts.append(quotes)
+    elif reading.intents == ["off_topic"] or reading.intents == ["declined"]:
+        parts.append(
+            pick(
+                lang, "That is outside what I can answer. ", "Cette question sort de mon domaine. "
+            )
+            + WHAT_I_DO[lang]
+        )
+        quotes = _quotes(passages, lang)
+        if quotes:
+            parts.append(
+                pick(lang, "The closest passages I found:", "Les passages les plus proches :")
+                + "\n\n"
+                + quotes
+            )
+    elif passages:
+        parts.append(_quotes(passages, lang, limit=3))
+    else:
+        parts.append(
+            pick(
+                lang,
+                "I found nothing in the guide's documents or tools that answers this. ",
+                "Je n'ai rien trouvé dans les documents du guide ni dans les outils qui réponde à cela. ",
+            )
+            + WHAT_I_DO[lang]
+        )
+    return "\n\n".join(p for p in parts if p.strip())

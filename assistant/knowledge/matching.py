@@ -105,7 +105,8 @@ def normalize_gpu_name(text: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     s = text.lower().replace("’", "'")
-    s = re.sub(r"(\d)\s*(go|gib|gb|g)\b", r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
+    s = re.sub(r"\b(\d{1,3})\s*(go|gib|gb|g)\b", r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
+    s = re.sub(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])", "", s)  # French elision: l'A100 → A100
     s = re.sub(r"[™®©]", " ", s)
     s = re.sub(r"[^a-z0-9.'+\- ]+", " ", s)
     s = re.sub(r"(?<=[a-z])-(?=\d)|(?<=\d)-(?=[a-z])|\s-\s", " ", s)
@@ -197,7 +198,12 @@ def find_gpu_mentions(text: str) -> list[GpuCard]:
     index = _index()
     max_len = max((len(k) for k in index), default=1)
     spans = _token_spans(text)
-    toks = [t for t, _, _ in spans]
+    singles = {k[0] for k in index if len(k) == 1}
+    # Plurals: "two 4090s", "des H100s" (but "4070S" is itself a name).
+    toks = [
+        t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t
+        for t, _, _ in spans
+    ]
     found: list[GpuCard] = []
     i = 0
     while i < len(toks):
@@ -218,11 +224,14 @@ def find_gpu_mentions(text: str) -> list[GpuCard]:
         if hit_len == 1 and not _plausible_bare(toks[i], spans, i, text):
             i += 1
             continue
+        if end < len(toks) and _MEM_TOKEN.match(toks[end]):
+            if hit_card.vram_gb != float(toks[end][:-2]):
+                i = end + 1  # "RTX 3060 8GB": a memory size this card doesn't come in
+                continue
+            end += 1
         if hit_card not in found:
             found.append(hit_card)
         i = end
-        if i < len(toks) and _MEM_TOKEN.match(toks[i]):
-            i += 1
     return found
 
 
@@ -244,4 +253,6 @@ def _plausible_bare(token: str, spans: list[tuple[str, int, int]], i: int, text:
     if _YEAR.match(token):
         return False
     _, start, end = spans[i]
+    if re.search(r"[€$£]", text[start:end]):
+        return False  # "$4090", "3090€"
     return not (_CURRENCY.match(text[end:]) or _CURRENCY_BEFORE.search(text[:start]))

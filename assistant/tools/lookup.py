@@ -204,8 +204,10 @@ def _row(
         for v, c in zip(values, cards, strict=True)
         if isinstance(v, int | float) and not isinstance(v, bool)
     ]
-    if higher is not None and len(numeric) >= 2 and len({v for v, _ in numeric}) > 1:
-        best = (max if higher else min)(numeric)[1]
+    if higher is not None and len(numeric) >= 2:
+        top = (max if higher else min)(v for v, _ in numeric)
+        leaders = [name for v, name in numeric if v == top]
+        best = leaders[0] if len(leaders) == 1 else None  # a tie has no single best
     return ComparisonRow(field=field, label=label, unit=unit, values=values, best=best)
 
 

@@ -1,0 +1,170 @@
+"""How people write GPU names → catalog cards; unknown names → None with near names."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.knowledge.matching import (
+    find_gpu_mentions,
+    match_gpu,
+    normalize_gpu_name,
+    suggest_gpu_names,
+)
+
+ALIASES = [
+    ("4090", "GeForce RTX 4090"),
+    ("my 4090", "GeForce RTX 4090"),
+    ("rtx4090", "GeForce RTX 4090"),
+    ("RTX-4090", "GeForce RTX 4090"),
+    ("GeForce RTX 4090 24GB", "GeForce RTX 4090"),
+    ("NVIDIA GeForce RTX 4090", "GeForce RTX 4090"),
+    ("a used RTX 3090", "GeForce RTX 3090"),
+    ("5090", "GeForce RTX 5090"),
+    ("RTX 5090 32 Go", "GeForce RTX 5090"),
+    ("ma RTX 3060 12 Go", "GeForce RTX 3060 12GB"),
+    ("RTX 3060", "GeForce RTX 3060 12GB"),
+    ("une RTX 3060 d'occasion", "GeForce RTX 3060 12GB"),
+    ("RTX 4070 Ti Super", "GeForce RTX 4070 Ti Super"),
+    ("4070ti super", "GeForce RTX 4070 Ti Super"),
+    ("4070 Super", "GeForce RTX 4070 Super"),
+    ("2080Ti", "GeForce RTX 2080 Ti"),
+    ("GTX 1660", "GeForce GTX 1660"),
+    ("H100 SXM5", "H100 SXM5 80GB"),
+    ("H100", "H100 SXM5 80GB"),
+    ("h100 pcie", "H100 PCIe 80GB"),
+    ("H100 NVL", "H100 NVL 94GB"),
+    ("an A100 80GB", "A100 80GB SXM4"),
+    ("A100 40 Go", "A100 40GB SXM4"),
+    ("l'A100", "A100 80GB SXM4"),
+    ("A10", "A10"),
+    ("A10G", "A10G"),
+    ("Tesla T4", "T4"),
+    ("L40S", "L40S"),
+    ("L40", "L40"),
+    ("RTX 6000 Ada", "RTX 6000 Ada Generation"),
+    ("A6000", "RTX A6000"),
+    ("RTX PRO 6000", "RTX PRO 6000 Blackwell"),
+    ("DGX Spark", "GB10 (DGX Spark)"),
+    ("Jetson AGX Orin", "Jetson AGX Orin 64GB"),
+    ("GH200", "GH200 Grace Hopper 144GB"),
+    ("Blackwell Ultra", "B300"),
+    ("AMD Instinct MI300X", "Instinct MI300X"),
+    ("mi325x", "Instinct MI325X"),
+    ("Apple M2 Max", "Apple M2 Max"),
+    ("M4 Max", "Apple M4 Max"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ALIASES)
+def test_alias_matches(text: str, expected: str) -> None:
+    m = match_gpu(text)
+    assert m.gpu is not None, (text, m.suggestions)
+    assert m.gpu.name == expected
+    assert m.score == 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "RTX 9090",
+        "RTX 4090 Ultra Max",
+        "4090 Ti",
+        "RTX 4070 Ti",
+        "RTX 3060 8GB",
+        "RTX 6000",
+        "M2",
+        "H300",
+        "GeForce",
+        "",
+        "2024",
+    ],
+)
+def test_unknown_names_are_not_invented(text: str) -> None:
+    m = match_gpu(text)
+    assert m.gpu is None
+    assert m.score == 0.0
+
+
+def test_unknown_name_suggests_near_names() -> None:
+    m = match_gpu("RTX 9090")
+    assert m.gpu is None
+    assert "GeForce RTX 3090" in m.suggestions[:3]
+    assert "GeForce RTX 4090" in m.suggestions[:3]
+    ultra = match_gpu("RTX 4090 Ultra Max")
+    assert ultra.suggestions[0] == "GeForce RTX 4090"
+    assert "GeForce RTX 4070" in match_gpu("RTX 4070 Ti").suggestions
+
+
+def test_short_names_list_other_variants() -> None:
+    h100 = match_gpu("H100")
+    assert h100.gpu is not None and h100.gpu.name == "H100 SXM5 80GB"
+    assert set(h100.alternatives) == {"H100 PCIe 80GB", "H100 NVL 94GB"}
+    a100 = match_gpu("A100")
+    assert a100.gpu is not None and a100.gpu.name == "A100 80GB SXM4"
+    assert a100.alternatives == ["A100 40GB SXM4"]
+    assert match_gpu("H100 PCIe").alternatives == []
+
+
+def test_matched_alias_is_reported() -> None:
+    assert match_gpu("rtx4090").matched_alias == "GeForce RTX 4090"
+    assert match_gpu("ma RTX 3060 12 Go").matched_alias == "GeForce RTX 3060 12GB"
+    assert match_gpu("H100 SXM5").matched_alias == "H100 SXM5"
+
+
+def test_normalize() -> None:
+    assert normalize_gpu_name("GeForce RTX4090 24 GB") == "geforce rtx 4090 24gb"
+    assert normalize_gpu_name("RTX 3060 12 Go") == "rtx 3060 12gb"
+    assert normalize_gpu_name("RTX 4070Ti") == "rtx 4070 ti"
+    assert normalize_gpu_name("can my 4090 go") == "can my 4090 go"
+
+
+def test_suggestions_for_garbage_are_empty() -> None:
+    assert suggest_gpu_names("zzzzqqqq") == []
+
+
+def _names(text: str) -> list[str]:
+    return [c.name for c in find_gpu_mentions(text)]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("can my 4090 do megakernels?", ["GeForce RTX 4090"]),
+        ("compare a used 3090 and the RTX 4090", ["GeForce RTX 3090", "GeForce RTX 4090"]),
+        ("compare my 4090 and a used 3090", ["GeForce RTX 4090", "GeForce RTX 3090"]),
+        ("ma RTX 3060 12 Go suffit-elle ?", ["GeForce RTX 3060 12GB"]),
+        ("GeForce RTX 4090 24GB or RTX 5090?", ["GeForce RTX 4090", "GeForce RTX 5090"]),
+        ("is an rtx4090 enough", ["GeForce RTX 4090"]),
+        ("rent an H100 SXM5 or a B200", ["H100 SXM5 80GB", "B200"]),
+        ("an A100 80GB vs an A100 40GB", ["A100 80GB SXM4", "A100 40GB SXM4"]),
+        ("Apple M2 Max or M4 Max for Metal?", ["Apple M2 Max", "Apple M4 Max"]),
+        ("Puis-je louer l'H100 ou une MI300X ?", ["H100 SXM5 80GB", "Instinct MI300X"]),
+        ("T4 on Colab, P100 on Kaggle", ["T4", "Tesla P100 PCIe 16GB"]),
+        ("two 4090s or one RTX PRO 6000", ["GeForce RTX 4090", "RTX PRO 6000 Blackwell"]),
+        ("4090 then 4090 again", ["GeForce RTX 4090"]),
+        (
+            "RTX 4070 Ti Super vs 4070 Super",
+            ["GeForce RTX 4070 Ti Super", "GeForce RTX 4070 Super"],
+        ),
+    ],
+)
+def test_find_mentions(sentence: str, expected: list[str]) -> None:
+    assert _names(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "I paid 3090 € for it",
+        "it was $4090 in 2024",
+        "budget 2025: 3060€",
+        "in 2024 and 2026 prices fell",
+        "what about an RTX 9090?",
+        "a 4070 Ti is fine",  # not in the catalog: must not become a 4070
+        "an RTX 3060 8GB",  # a 3060 that isn't the 12 GB card
+        "my M.2 SSD",
+        "",
+    ],
+)
+def test_find_mentions_ignores_non_cards(sentence: str) -> None:
+    assert _names(sentence) == []

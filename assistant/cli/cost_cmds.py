@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -178,6 +179,9 @@ def _render(result: Any, lines: list[str]) -> str:
     seen: set[str] = set()
     for source in result.sources:
         label = source.label()
+        when = re.search(r"as of (\d{4}(?:-\d{2})?)(?!-)", source.note or "")
+        if source.date is None and when:
+            label += f", {when.group(1)}"
         if label not in seen:
             seen.add(label)
             out.append(f"  source: {label}")

@@ -180,9 +180,10 @@ def plan_budget(q: BudgetQuery) -> BudgetPlan:
         for line in lines
         if line.hours_low
     ]
+    steps = (["free tiers first"] if free else []) + hours
     summary = (
-        f"{format_money(q.budget, cur)}: free tiers first"
-        + (", then " + " and ".join(hours) if hours else "")
+        f"{format_money(q.budget, cur)}: "
+        + (", then ".join(steps) if steps else "no rental needed")
         + f", keeping {format_money(reserve, cur)} in reserve."
     )
     return BudgetPlan(

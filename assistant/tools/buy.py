@@ -162,7 +162,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         price = found.typical
         sources += found.sources
         assumptions.append(
-            f"Purchase price: the median of {found.n} sourced figures ({found.kind})."
+            f"Purchase price: the median of {found.n} sourced figure(s) ({found.kind})."
         )
     rate = q.rent_rate
     if rate is None:
@@ -176,7 +176,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         rate = rng.typical
         sources += rng.sources
         assumptions.append(
-            f"Rent rate: the median of {rng.n} sourced hourly prices (spot excluded)."
+            f"Rent rate: the median of {rng.n} sourced hourly price(s) (spot excluded)."
         )
     power = q.power_w
     if power is None:

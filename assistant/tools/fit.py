@@ -263,7 +263,7 @@ def estimate_fit(query: FitQuery) -> FitResult:
         breakdown=[MemoryLine(item=x.item, gb=x.gb, detail=x.detail) for x in est.lines],
         fits_with=[FitOption(change=c, total_gb=t, verdict=v) for c, t, v in options],
         bigger_cards=cards,
-        nearest_measured=nearest_measured(spec, setup),
+        nearest_measured=nearest_measured(spec, setup, card.name if card else None),
         assumptions=assumptions_for(setup, est, rules),
         sources=sources_for(spec, setup, rules),
         message=_message(name, setup, est, verdict, capacity, card.name if card else vram_gb),

@@ -233,7 +233,9 @@ def bigger_cards(
     return [c.name for c in ok[:limit]]
 
 
-def nearest_measured(spec: ModelSpec | None, setup: Setup) -> MeasuredVram | None:
+def nearest_measured(
+    spec: ModelSpec | None, setup: Setup, gpu_name: str | None = None
+) -> MeasuredVram | None:
     """The measured row closest to this setup: same model, then same task, then same precision."""
     rows = [
         r
@@ -244,10 +246,13 @@ def nearest_measured(spec: ModelSpec | None, setup: Setup) -> MeasuredVram | Non
     if not rows:
         return None
 
-    def score(row: MeasuredVram) -> tuple[int, int, int]:
+    gpu_words = {w for w in (gpu_name or "").lower().split() if any(ch.isdigit() for ch in w)}
+
+    def score(row: MeasuredVram) -> tuple[int, int, int, int]:
         return (
             int(row.task == setup.task),
             int(row.precision == setup.precision),
+            int(bool(gpu_words & set(row.gpu.lower().split()))),
             int(row.comparable),
         )
 

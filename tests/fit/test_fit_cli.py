@@ -1,0 +1,126 @@
+"""The `fit` command: flags, free questions, JSON, exit codes, and no heavy imports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from assistant.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_fit_with_gpu_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "fit", "llama 3.1 8b", "--gpu", "4090", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["model"], data["gpu"], data["verdict"], data["total_gb"]) == (
+        "Llama 3.1 8B",
+        "GeForce RTX 4090",
+        "fits",
+        17.88,
+    )
+    assert {line["item"] for line in data["breakdown"]} == {
+        "weights",
+        "kv_cache",
+        "activations",
+        "overhead",
+    }
+
+
+def test_free_question_70b_in_24gb(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "fit", "will", "a", "70B", "model", "fit", "in", "24", "GB", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0
+    assert (data["params_b"], data["vram_gb"], data["verdict"]) == (70.0, 24.0, "does_not_fit")
+
+
+def test_free_question_in_french_with_task_and_card(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "fit", "QLoRA de Llama 3 8B sur ma RTX 3060 12 Go", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["model"], data["task"], data["gpu"], data["verdict"]) == (
+        "Llama 3.1 8B",
+        "qlora",
+        "GeForce RTX 3060 12GB",
+        "fits",
+    )
+
+
+def test_human_output_has_breakdown_and_assumptions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "fit", "flux", "dev", "--vram", "24")
+    assert code == 0
+    assert "does not fit" in out and "What would change it:" in out
+    assert "precision nf4" in out and "Assumptions:" in out and "Nearest measured:" in out
+
+
+def test_flags_override_the_question(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "fit",
+        "llama 3 70b on a 4090",
+        "--vram",
+        "80",
+        "--precision",
+        "fp8",
+        "--context",
+        "8192",
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["gpu"] is None and data["vram_gb"] == 80.0
+    assert (data["precision"], data["context_tokens"]) == ("fp8", 8192)
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (("fit", "llama 4 scout", "--gpu", "4090"), "Unknown model"),
+        (("fit", "llama 3 8b", "--gpu", "RTX 9999"), "Unknown GPU"),
+        (("fit", "70B", "--vram", "-3"), "vram_gb"),
+        (("fit", "sdxl", "--precision", "fp7"), "unknown precision"),
+        (("fit", "llama 3 8b", "--task", "image_generation"), "diffusion"),
+    ],
+)
+def test_bad_input_exits_2(
+    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], needle: str
+) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert needle in err and "Traceback" not in err
+
+
+def test_unknown_model_json_still_prints_a_result(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "fit", "llama 4 scout", "--json")
+    assert code == 2
+    data = json.loads(out.splitlines()[0])
+    assert data["verdict"] == "unknown" and data["suggestions"]
+
+
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["fit", "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert "--gpu" in out and "--vram" in out and "--precision" in out and "--json" in out
+
+
+def test_fit_command_imports_nothing_heavy() -> None:
+    code = (
+        "import sys; from assistant.cli import main; "
+        "rc = main(['fit', 'sdxl', '--vram', '12', '--json']); "
+        "heavy = [m for m in ('torch', 'langchain', 'langchain_core', 'chromadb', 'gradio', 'sentence_transformers') if m in sys.modules]; "
+        "print(heavy); sys.exit(rc or (1 if heavy else 0))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().endswith("[]")

@@ -1,0 +1,198 @@
+"""Exact breakdowns for hand-computed cases, verdicts on real cards, and what would make it fit."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.tools.fit import FitQuery, FitResult, estimate_fit, fits_in, minimum_vram_gb
+
+GB = 1e9
+
+
+def parts(result: FitResult) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for line in result.breakdown:
+        out[line.item] = round(out.get(line.item, 0.0) + line.gb, 3)
+    return out
+
+
+def test_llama_8b_fp16_weights_are_16_06_gb() -> None:
+    result = estimate_fit(FitQuery(model="Llama 3.1 8B", precision="fp16", vram_gb=24))
+    p = parts(result)
+    assert p["weights"] == 16.06  # 8.03B x 2 bytes
+    assert p["kv_cache"] == round(2 * 32 * 8 * 128 * 2 * 4096 / GB, 3)  # 128 KiB/token x 4096
+    assert p["activations"] == round(2048 * 4096 * 34 / GB, 3)
+    assert p["overhead"] == 1.0
+    assert result.total_gb == round(16.06 + 0.537 + 0.285 + 1.0, 2) == 17.88
+    assert result.capacity_gb == 25.77 and result.headroom_gb == 7.89
+    assert result.verdict == "fits"
+
+
+def test_kv_cache_llama3_70b_at_8k_context() -> None:
+    result = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192))
+    per_token = 2 * 80 * 8 * 128 * 2  # 327,680 B = 320 KiB
+    assert parts(result)["kv_cache"] == round(per_token * 8192 / GB, 3) == 2.684
+    batch4 = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192, batch_size=4))
+    assert parts(batch4)["kv_cache"] == round(4 * per_token * 8192 / GB, 3)
+    fp8 = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192, kv_precision="fp8"))
+    assert parts(fp8)["kv_cache"] == round(per_token / 2 * 8192 / GB, 3)
+
+
+def test_sliding_window_and_latent_attention_caches() -> None:
+    gemma = estimate_fit(FitQuery(model="gemma 2 9b", context_tokens=8192))
+    # 21 full layers + 21 layers capped at 4096 of 8192 tokens, 2 x 8 heads x 256 x 2 B per layer
+    assert parts(gemma)["kv_cache"] == round(8192 * (21 + 21 * 4096 / 8192) * 8192 / GB, 3)
+    deepseek = estimate_fit(FitQuery(model="deepseek v3", context_tokens=8192))
+    assert parts(deepseek)["kv_cache"] == round(576 * 61 * 2 * 8192 / GB, 3)
+    assert deepseek.precision == "fp8"  # native format
+    assert parts(deepseek)["weights"] == pytest.approx(
+        (129280 * 7168 * 2 * 2 + (671e9 - 129280 * 7168 * 2)) / GB, abs=0.001
+    )
+
+
+def test_lora_qlora_full_on_llama_8b() -> None:
+    seq, b, h, layers, vocab = 2048, 1, 4096, 32, 128256
+    act = round(b * seq * h * (layers * 2 + 34) / GB, 3) + round(b * seq * vocab * 2 / GB, 3)
+    adapters = round(
+        16 * layers * h * 20 * 16 / GB, 3
+    )  # rank 16, all linear, 16 B per adapter param
+    lora = estimate_fit(FitQuery(model="Llama 3.1 8B", task="lora"))
+    assert parts(lora) == {
+        "weights": 16.06,
+        "adapters": adapters,
+        "activations": act,
+        "overhead": 1.0,
+    }
+    assert lora.total_gb == round(16.06 + adapters + act + 1.0, 2) == 19.08
+
+    emb = 128256 * 4096 * 2  # input embedding + output layer stay bf16
+    qweights = (emb * 2 + (8.03e9 - emb) * 4.127 / 8) / GB
+    qlora = estimate_fit(FitQuery(model="Llama 3.1 8B", task="qlora"))
+    assert qlora.precision == "nf4_dq"
+    assert parts(qlora)["weights"] == round(qweights, 3) == 5.702
+    assert qlora.total_gb == round(round(qweights, 3) + adapters + act + 1.0, 2)
+
+    full = estimate_fit(FitQuery(model="Llama 3.1 8B", task="full_finetune"))
+    p = parts(full)
+    assert (p["weights"], p["gradients"], p["optimizer_states"]) == (
+        48.18,
+        32.12,
+        64.24,
+    )  # 6 + 4 + 8 B
+    assert full.total_gb == round(48.18 + 32.12 + 64.24 + act + 1.0, 2)
+    assert qlora.total_gb < lora.total_gb < full.total_gb
+
+
+def test_qlora_8b_fits_a_12gb_card_and_full_does_not() -> None:
+    assert (
+        estimate_fit(FitQuery(model="llama 3 8b", task="qlora", gpu="RTX 3060 12GB")).verdict
+        == "fits"
+    )
+    full = estimate_fit(FitQuery(model="llama 3 8b", task="full_finetune", gpu="RTX 4090"))
+    assert full.verdict == "does_not_fit"
+    changes = [o.change for o in full.fits_with]
+    assert "QLoRA (4-bit NF4 base)" in changes
+    assert all(o.verdict in ("fits", "tight") for o in full.fits_with)
+
+
+def test_flux_on_24gb_follows_the_measured_data() -> None:
+    bf16 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090"))
+    assert bf16.task == "image_generation"
+    p = parts(bf16)
+    assert p["weights"] == round(11.906 * 2, 3)
+    assert p["text_encoders"] == round((4.762 + 0.123) * 2, 3)
+    assert p["vae"] == round(0.084 * 2, 3)
+    assert p["activations"] == round(4.5 * 1024 * 1024 / 1e6, 3)
+    assert bf16.verdict == "does_not_fit"  # measured: 36.17 GiB peak on an H100
+    changes = {o.change: o for o in bf16.fits_with}
+    assert changes["precision nf4"].verdict == "fits"  # measured: 14.95 GB on a 4090
+    assert "precision nf4 + CPU offload (model)" in changes
+    nf4 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090", precision="nf4"))
+    assert nf4.verdict == "fits"
+    assert nf4.nearest_measured is not None and nf4.nearest_measured.id == "flux-dev-nf4-4090"
+    offload = estimate_fit(FitQuery(model="flux dev", vram_gb=24, offload="model"))
+    assert offload.verdict == "does_not_fit"  # the bf16 transformer alone is 23.8 GB
+    assert any("activations assumed unchanged" in a for a in offload.assumptions)
+
+
+def test_70b_on_24gb_does_not_fit_and_points_to_bigger_cards() -> None:
+    fp16 = estimate_fit(FitQuery(model="70B", vram_gb=24, precision="fp16"))
+    assert fp16.model is None and fp16.params_b == 70.0
+    assert parts(fp16)["weights"] == 140.0
+    assert fp16.verdict == "does_not_fit"
+    assert [o.change for o in fp16.fits_with] == ["precision int4", "precision q4_k_m"]
+    assert all(o.verdict == "does_not_fit" for o in fp16.fits_with)
+    int4 = estimate_fit(FitQuery(model="Llama 3.1 70B", gpu="RTX 4090", precision="int4"))
+    assert int4.verdict == "does_not_fit"
+    emb = 128256 * 8192 * 2
+    assert parts(int4)["weights"] == round((emb * 2 + (70.55e9 - emb) * 4.25 / 8) / GB, 3)
+    assert int4.bigger_cards, "the catalog has cards with 48 GB or more"
+    assert "GeForce RTX 4090" not in int4.bigger_cards
+
+
+def test_generic_size_estimate_states_its_assumptions() -> None:
+    result = estimate_fit(
+        FitQuery(model="un modèle de 13 milliards de paramètres", precision="fp16")
+    )
+    assert result.model is None and result.model_found is False
+    assert parts(result)["weights"] == 26.0
+    assert any("Generic model" in a for a in result.assumptions)
+    assert (
+        result.nearest_measured is not None
+        and result.nearest_measured.id == "vllm-paper-opt-13b-fp16"
+    )
+    explicit = estimate_fit(FitQuery(model="my own model", params_b=3.0))
+    assert parts(explicit)["weights"] == 6.0
+
+
+def test_unknown_model_and_gpu_are_values_not_errors() -> None:
+    unknown = estimate_fit(FitQuery(model="llama 4 scout", gpu="RTX 4090"))
+    assert unknown.verdict == "unknown" and unknown.total_gb is None
+    assert unknown.suggestions and "Unknown model" in unknown.message
+    bad_gpu = estimate_fit(FitQuery(model="llama 3 8b", gpu="RTX 9999"))
+    assert bad_gpu.verdict == "unknown" and bad_gpu.model == "Llama 3.1 8B"
+    assert "Unknown GPU" in bad_gpu.message and bad_gpu.suggestions
+
+
+def test_nonsense_combinations_are_explained() -> None:
+    assert (
+        "diffusion" in estimate_fit(FitQuery(model="llama 3 8b", task="image_generation")).message
+    )
+    assert (
+        "qlora"
+        in estimate_fit(
+            FitQuery(model="llama 3 8b", task="full_finetune", precision="int4")
+        ).message
+    )
+    assert (
+        estimate_fit(FitQuery(model="llama 3 8b", task="qlora", precision="bf16")).total_gb is None
+    )
+
+
+def test_video_weights_only_give_unknown_or_does_not_fit() -> None:
+    h100 = estimate_fit(FitQuery(model="wan 14b", vram_gb=80))
+    assert h100.verdict == "unknown" and "not modelled" in h100.message
+    small = estimate_fit(FitQuery(model="wan 14b", vram_gb=24))
+    assert small.verdict == "does_not_fit"  # 19.8B x 2 bytes of weights alone
+
+
+def test_no_card_gives_total_and_unknown_verdict() -> None:
+    result = estimate_fit(FitQuery(model="mixtral"))
+    assert result.verdict == "unknown" and result.headroom_gb is None
+    assert parts(result)["weights"] == 93.4  # all 46.7B experts resident
+    assert any("Mixture of experts" in a for a in result.assumptions)
+    assert result.sources and result.bigger_cards
+
+
+def test_tight_band() -> None:
+    # 17.88 GB on a 20 GB card (21.47 GB usable): above 90%? no -> fits; on 18 GB (19.33): 92.5% -> tight
+    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=20)).verdict == "fits"
+    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=18)).verdict == "tight"
+    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=16)).verdict == "does_not_fit"
+
+
+def test_helpers_for_recommend() -> None:
+    query = FitQuery(model="llama 3 8b")
+    assert minimum_vram_gb(query) == round(17.88 / 0.9 / 1.073741824, 2) == 18.5
+    assert fits_in(24, query) is True
+    assert fits_in(16, query) is False

@@ -56,7 +56,7 @@ def describe_failure(exc: BaseException) -> str:
         reason = str(exc)
     elif "Timeout" in kind:
         reason = "timed out"
-    elif "Connection" in kind or isinstance(exc, ConnectionError):
+    elif "Connect" in kind or isinstance(exc, ConnectionError):
         reason = "unreachable"
     elif isinstance(status, int):
         reason = f"HTTP {status}"

@@ -11,6 +11,10 @@ from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
 
 TASKS = ("inference", "lora", "qlora", "full_finetune", "image_generation")
 _VRAM_RE = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s*(?:gb|go|gib|gio)\b", re.I)
+# "2x 3090", "2 x RTX 3090", "8×A100" (not "8x7B", a model)
+_COUNT_RE = re.compile(
+    r"(?<![\w.])(\d{1,2})\s*[x×]\s*(?!\d+(?:[.,]\d+)?\s*b\b)(?=[a-z]*\s*[a-z]?\d)", re.I
+)
 _TASK_WORDS = (
     (re.compile(r"\bq-?lora\b", re.I), "qlora"),
     (re.compile(r"\blora\b", re.I), "lora"),
@@ -85,6 +89,12 @@ def register(sub: Any) -> None:
         help="diffusion CPU offload",
     )
     p.add_argument("--kv-precision", help="KV-cache format (default bf16)")
+    p.add_argument(
+        "--gpus",
+        type=int,
+        metavar="N",
+        help="number of such GPUs sharing the model (figures become per GPU)",
+    )
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -101,6 +111,9 @@ def parse_question(text: str) -> dict[str, Any]:
         m = _VRAM_RE.search(text)
         if m:
             found["vram_gb"] = float(m.group(1).replace(",", "."))
+    m = _COUNT_RE.search(text)
+    if m:
+        found["num_gpus"] = int(m.group(1))
     for pattern, task in _TASK_WORDS:
         if pattern.search(text):
             found["task"] = task
@@ -133,6 +146,7 @@ def build_query(args: argparse.Namespace) -> Any:
         ("context", "context_tokens"),
         ("params", "params_b"),
         ("kv_precision", "kv_precision"),
+        ("gpus", "num_gpus"),
     ):
         value = getattr(args, flag)
         if value is not None:

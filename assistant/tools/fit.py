@@ -4,13 +4,13 @@ stated, the nearest measured figure, and what would make it fit."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from assistant.knowledge.models import MeasuredVram, MemoryRules, ModelSpec, load_memory_rules
 from assistant.knowledge.sources import Source
-from assistant.tools.fit_estimate import LoraTargets, Offload, Setup, Task, estimate
+from assistant.tools.fit_estimate import Estimate, LoraTargets, Offload, Setup, Task, estimate
 from assistant.tools.fit_resolve import (
     assumptions_for,
     bigger_cards,
@@ -110,10 +110,24 @@ class FitQuery(BaseModel):
         default=None,
         description="Diffusion text encoders resident on the GPU (default: yes for generation, no for training, where embeddings and latents are cached)",
     )
+    num_gpus: int = Field(
+        default=1,
+        ge=1,
+        le=1024,
+        description="GPUs of this kind sharing the model; weights, KV cache, gradients and optimizer states are split evenly and every figure is per GPU",
+    )
     quantize_text_encoders: bool = Field(
         default=True,
         description="For generation at a quantized precision, quantize the large (T5-class) text encoders too",
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls_mean_defaults(cls, data: Any) -> Any:
+        """A tool call may send null for a setting it leaves alone: use the default then."""
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None}
+        return data
 
     @field_validator("precision", "kv_precision")
     @classmethod
@@ -275,27 +289,25 @@ def _uses_tokens(setup: Setup) -> bool:
 
 
 def _message(
-    name: str, setup: Setup, est: object, verdict: str, capacity: float | None, where: object
+    name: str, setup: Setup, est: Estimate, verdict: str, capacity: float | None, where: object
 ) -> str:
-    from assistant.tools.fit_estimate import Estimate
-
-    assert isinstance(est, Estimate)
     what = f"{name}, {setup.task.replace('_', ' ')} at {setup.precision}"
-    total = f"about {est.total_gb:.1f} GB"
+    each = " per GPU" if setup.num_gpus > 1 else ""
+    total = f"about {est.total_gb:.1f} GB{each}"
     if not est.complete:
-        total = (
-            f"at least {est.total_gb:.1f} GB (weights and overhead; video activations not modelled)"
-        )
+        total = f"at least {est.total_gb:.1f} GB{each} (weights and overhead; video activations not modelled)"
     if capacity is None:
         return f"{what}: {total}. Give a GPU or a memory size for a verdict."
     card = f"{where} GB" if isinstance(where, float | int) else str(where)
+    if setup.num_gpus > 1:
+        card = f"{setup.num_gpus} x {card}"
     words = {
         "fits": "fits",
         "tight": "is tight on",
         "does_not_fit": "does not fit",
         "unknown": "may or may not fit",
     }[verdict]
-    return f"{what}: {total}; {words} {card} ({capacity:.1f} GB usable)."
+    return f"{what}: {total}; {words} {card} ({capacity:.1f} GB usable{each})."
 
 
 def fits_in(vram_gb: float, query: FitQuery) -> bool:

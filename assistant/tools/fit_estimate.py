@@ -45,6 +45,7 @@ class Setup:
     offload: Offload
     text_encoders_on_gpu: bool
     quantize_text_encoders: bool
+    num_gpus: int = 1
 
     def with_(self, **changes: object) -> Setup:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -312,9 +313,33 @@ def estimate(setup: Setup, rules: MemoryRules) -> Estimate:
         else:
             lines.append(_adapters(setup, rules))
         lines.extend(_training_activations(setup, rules))
+    if setup.num_gpus > 1:
+        lines = _per_gpu(lines, setup.num_gpus)
     lines.append(Line("overhead", rules.cuda_context_gb, "CUDA context and kernels"))
     lines = [Line(x.item, round(x.gb, 3), x.detail) for x in lines]
     return Estimate(lines=lines, total_gb=round(sum(x.gb for x in lines), 2), complete=complete)
+
+
+SHARDED = (
+    "weights",
+    "text_encoders",
+    "vae",
+    "kv_cache",
+    "gradients",
+    "optimizer_states",
+    "adapters",
+)
+
+
+def _per_gpu(lines: list[Line], n: int) -> list[Line]:
+    """One GPU's share when n GPUs split the model: sharded state divided by n, activations kept."""
+    out = []
+    for x in lines:
+        if x.item in SHARDED:
+            out.append(Line(x.item, x.gb / n, f"{x.detail}; / {n} GPUs"))
+        else:
+            out.append(x)
+    return out
 
 
 def _apply_offload(setup: Setup, lines: list[Line]) -> list[Line]:

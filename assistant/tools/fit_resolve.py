@@ -108,6 +108,7 @@ def resolve_setup(
         offload=query.offload,
         text_encoders_on_gpu=on_gpu,
         quantize_text_encoders=query.quantize_text_encoders,
+        num_gpus=query.num_gpus,
     )
     return setup, ""
 
@@ -268,6 +269,12 @@ def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str
         f"Calibrated against measured peaks (measured_vram.csv): every comparable row is matched within ±{rules.calibration_tolerance_fraction:.0%} or ±{rules.calibration_tolerance_gb:g} GB, whichever is larger.",
         f"{rules.cuda_context_gb:g} GB for the CUDA context and kernels; no CUDA graphs or NCCL buffers.",
     ]
+    if setup.num_gpus > 1:
+        out.append(
+            f"Figures are per GPU: {setup.num_gpus} GPUs split the weights, KV cache, gradients and "
+            "optimizer states evenly (tensor/pipeline parallel or FSDP); each keeps its own activations "
+            "and CUDA context."
+        )
     if spec is None:
         out.append(
             "Generic model: shape inferred from the parameter count (params ~ 12 x layers x hidden^2, layers ~ hidden/128); KV cache assumes grouped-query attention with 8 KV heads of 128 (Llama 3 / Qwen / Mistral layout) — older multi-head models cache several times more."

@@ -124,3 +124,18 @@ def test_fit_command_imports_nothing_heavy() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().endswith("[]")
+
+
+def test_gpu_count_in_a_question_but_not_in_a_model_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "fit", "llama 3 70b on 2x RTX 3090 in int4", "--json")
+    data = json.loads(out)
+    assert (data["query"]["num_gpus"], data["gpu"], data["verdict"]) == (
+        2,
+        "GeForce RTX 3090",
+        "fits",
+    )
+    _, out, _ = run(capsys, "fit", "mixtral 8x7b on a 4090", "--json")
+    data = json.loads(out)
+    assert (data["model"], data["query"]["num_gpus"]) == ("Mixtral 8x7B", 1)

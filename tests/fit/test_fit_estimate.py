@@ -196,3 +196,31 @@ def test_helpers_for_recommend() -> None:
     assert minimum_vram_gb(query) == round(17.88 / 0.9 / 1.073741824, 2) == 18.5
     assert fits_in(24, query) is True
     assert fits_in(16, query) is False
+
+
+def test_several_gpus_split_the_model_and_report_per_gpu() -> None:
+    one = estimate_fit(FitQuery(model="Llama 3.1 70B", precision="int4", gpu="RTX 3090"))
+    two = estimate_fit(
+        FitQuery(model="Llama 3.1 70B", precision="int4", gpu="RTX 3090", num_gpus=2)
+    )
+    assert one.verdict == "does_not_fit" and two.verdict == "fits"
+    p1, p2 = parts(one), parts(two)
+    assert p2["weights"] == round(p1["weights"] / 2, 3)
+    assert p2["kv_cache"] == round(p1["kv_cache"] / 2, 3)
+    assert p2["activations"] == p1["activations"] and p2["overhead"] == 1.0
+    assert "per GPU" in two.message and any("per GPU" in a for a in two.assumptions)
+
+
+def test_null_settings_from_a_tool_call_mean_defaults() -> None:
+    query = FitQuery.model_validate(
+        {
+            "model": "70B",
+            "params_b": None,
+            "task": None,
+            "precision": None,
+            "batch_size": None,
+            "vram_gb": 24,
+        }
+    )
+    assert (query.task, query.batch_size, query.precision) == ("inference", 1, None)
+    assert estimate_fit(query).verdict == "does_not_fit"

@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     discord_rate_per_minute: int = Field(default=6, ge=1)
     chat_host: str = "127.0.0.1"
     chat_port: int = Field(default=7860, ge=0, le=65535)
+    chat_rate_per_minute: int = Field(default=12, ge=1)  # per browser session
+    chat_concurrency: int = Field(default=4, ge=1)  # answers computed at once; the rest queue
 
     log_level: str = "WARNING"
 

@@ -1,0 +1,265 @@
+"""Pure conversions from answers and stream events to chat messages and Markdown.
+
+Nothing here imports Gradio: a chat message is the plain dict the Chatbot accepts
+(`{"role", "content", "metadata"}`), so every function is testable without a UI.
+A message whose metadata has a `title` shows as a collapsible step; `status: "done"`
+starts it closed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from assistant.answer import Answer, StreamEvent, ToolCall
+
+if TYPE_CHECKING:
+    from assistant.tools.probe import ProbeReport
+
+ChatDict = dict[str, Any]
+
+TOOL_ICON = "🔧"
+SOURCES_ICON = "📚"
+NOTICE_PREFIX = "> ℹ️ "
+BADGE_PREFIX = "<sub>backend: "
+MAX_RESULT_CHARS = 1800
+MAX_SNIPPET_CHARS = 280
+
+_LABELS = {
+    "en": {"args": "Arguments", "result": "Result", "error": "Error", "sources": "Sources"},
+    "fr": {"args": "Arguments", "result": "Résultat", "error": "Erreur", "sources": "Sources"},
+}
+
+
+def _labels(language: str) -> dict[str, str]:
+    return _LABELS.get(language, _LABELS["en"])
+
+
+def compact_json(value: Any, limit: int = MAX_RESULT_CHARS) -> str:
+    """Indented JSON of a tool result, cut at `limit` characters with a marker."""
+    text = json.dumps(value, ensure_ascii=False, indent=1, default=str)
+    if len(text) > limit:
+        text = text[:limit].rstrip() + "\n… (truncated)"
+    return text
+
+
+def _fence(text: str, lang: str = "json") -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}{lang}\n{text}\n{fence}"
+
+
+def _without_sources(result: Any) -> Any:
+    """Sources are listed once under the answer; the step shows the rest of the result."""
+    if isinstance(result, dict) and "sources" in result:
+        return {k: v for k, v in result.items() if k != "sources"}
+    return result
+
+
+def tool_step_message(call: ToolCall, language: str = "en") -> ChatDict:
+    """One tool call as a closed, collapsible step titled with the tool's name."""
+    labels = _labels(language)
+    args = json.dumps(call.arguments, ensure_ascii=False, default=str)
+    parts = [f"**{labels['args']}**", _fence(args)]
+    if call.error:
+        parts += [f"**{labels['error']}**", call.error]
+        title = f"{TOOL_ICON} {call.name} — {labels['error'].lower()}"
+    else:
+        parts += [f"**{labels['result']}**", _fence(compact_json(_without_sources(call.result)))]
+        title = f"{TOOL_ICON} {call.name}"
+    return {
+        "role": "assistant",
+        "content": "\n\n".join(parts),
+        "metadata": {"title": title, "status": "done"},
+    }
+
+
+def _tool_sources(calls: Iterable[ToolCall]) -> list[str]:
+    """Distinct 'title — note (url)' lines from every tool result's `sources`."""
+    seen: set[str] = set()
+    lines: list[str] = []
+    for call in calls:
+        result = call.result if isinstance(call.result, dict) else {}
+        for src in result.get("sources") or []:
+            if not isinstance(src, dict) or not src.get("title"):
+                continue
+            title = str(src["title"])
+            line = f"[{title}]({src['url']})" if src.get("url") else title
+            if src.get("note"):
+                line += f" — {src['note']}"
+            if line not in seen:
+                seen.add(line)
+                lines.append(line)
+    return lines
+
+
+def _clip(text: str, limit: int = MAX_SNIPPET_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def sources_markdown(answer: Answer) -> str:
+    """Corpus passages first (document, section, snippet), then the data sources of tool results."""
+    lines: list[str] = []
+    for i, cite in enumerate(answer.citations, 1):
+        lines.append(f"{i}. *{cite.document}* — {cite.section}")
+        if cite.snippet.strip():
+            lines.append(f"   > {_clip(cite.snippet)}")
+    offset = len(answer.citations)
+    for i, line in enumerate(_tool_sources(answer.tool_calls), offset + 1):
+        lines.append(f"{i}. {line}")
+    return "\n".join(lines)
+
+
+def source_count(answer: Answer) -> int:
+    return len(answer.citations) + len(_tool_sources(answer.tool_calls))
+
+
+def sources_message(answer: Answer) -> ChatDict | None:
+    """The answer's sources as a closed, expandable block; None when there are none."""
+    body = sources_markdown(answer)
+    if not body:
+        return None
+    title = f"{SOURCES_ICON} {_labels(answer.language)['sources']} ({source_count(answer)})"
+    return {"role": "assistant", "content": body, "metadata": {"title": title, "status": "done"}}
+
+
+def backend_badge(backend: str, elapsed_ms: float | None = None) -> str:
+    timing = f" · {elapsed_ms / 1000:.1f} s" if elapsed_ms is not None else ""
+    return f"{BADGE_PREFIX}{backend}{timing}</sub>"
+
+
+def answer_body(
+    text: str,
+    notices: Sequence[str] = (),
+    backend: str | None = None,
+    elapsed_ms: float | None = None,
+) -> str:
+    """The visible answer: notices as quoted lines, the text, then the backend badge."""
+    parts = [f"{NOTICE_PREFIX}{n}" for n in notices]
+    if text.strip():
+        parts.append(text.strip())
+    if backend:
+        parts.append(backend_badge(backend, elapsed_ms))
+    return "\n\n".join(parts)
+
+
+def answer_messages(answer: Answer) -> list[ChatDict]:
+    """A finished answer as chat messages: tool steps, the answer, its sources."""
+    messages = [tool_step_message(call, answer.language) for call in answer.tool_calls]
+    body = answer_body(answer.text, answer.notices, answer.backend, answer.elapsed_ms)
+    messages.append({"role": "assistant", "content": body})
+    sources = sources_message(answer)
+    if sources is not None:
+        messages.append(sources)
+    return messages
+
+
+class TurnView:
+    """Folds the stream events of one question into the messages shown so far."""
+
+    def __init__(self, language: str = "en") -> None:
+        self.language = language
+        self.steps: list[ChatDict] = []
+        self.notices: list[str] = []
+        self.text = ""
+        self.answer: Answer | None = None
+
+    def add(self, event: StreamEvent) -> None:
+        if event.kind == "tool_call" and event.tool_call is not None:
+            self.steps.append(tool_step_message(event.tool_call, self.language))
+        elif event.kind == "text" and event.text:
+            self.text += event.text
+        elif event.kind == "notice" and event.text and event.text not in self.notices:
+            self.notices.append(event.text)
+        elif event.kind == "done" and event.answer is not None:
+            self.answer = event.answer
+
+    def messages(self) -> list[ChatDict]:
+        if self.answer is not None:
+            answer = self.answer.model_copy(
+                update={"notices": list(dict.fromkeys([*self.notices, *self.answer.notices]))}
+            )
+            return answer_messages(answer)
+        shown = [*self.steps]
+        body = answer_body(self.text, self.notices)
+        if body:
+            shown.append({"role": "assistant", "content": body})
+        return shown
+
+    @property
+    def final_text(self) -> str:
+        return self.answer.text if self.answer is not None else self.text
+
+
+_BADGE_RE = re.compile(r"\n*<sub>backend: [^\n]*</sub>\s*$")
+
+
+def message_text(content: Any) -> str:
+    """The text of a Chatbot message's content (a string, or a list of text parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, dict):
+        return str(content.get("text") or "")
+    if isinstance(content, list):
+        return "\n".join(t for t in (message_text(part) for part in content) if t)
+    return ""
+
+
+def history_for_ask(chat: Sequence[Any]) -> list[dict[str, str]]:
+    """The conversation as `ask()` wants it: user and answer turns, without steps, sources,
+    notices or badges."""
+    turns: list[dict[str, str]] = []
+    for msg in chat:
+        if not isinstance(msg, dict):
+            msg = {
+                "role": getattr(msg, "role", ""),
+                "content": getattr(msg, "content", ""),
+                "metadata": getattr(msg, "metadata", None),
+            }
+        if (msg.get("metadata") or {}).get("title"):
+            continue
+        role = msg.get("role")
+        if role not in ("user", "assistant"):
+            continue
+        text = message_text(msg.get("content"))
+        if role == "assistant":
+            text = _BADGE_RE.sub("", text)
+            kept = [p for p in text.split("\n\n") if not p.startswith(NOTICE_PREFIX)]
+            text = "\n\n".join(kept)
+        text = text.strip()
+        if text:
+            turns.append({"role": role, "content": text})
+    return turns
+
+
+def probe_markdown(report: ProbeReport) -> str:
+    """A probe report for people: one line per GPU, or why none was found and what to do."""
+    lines = [f"**GPU probe** — {report.summary}", ""]
+    if report.gpus:
+        lines += ["| # | GPU | memory | CC | driver | catalog |", "|---|---|---|---|---|---|"]
+        for gpu in report.gpus:
+            memory = f"{gpu.memory_total_gb:.1f} GB" if gpu.memory_total_gb is not None else "?"
+            catalog = gpu.catalog_match.name if gpu.catalog_match else "—"
+            lines.append(
+                f"| {gpu.index} | {gpu.name or '?'} | {memory} | {gpu.compute_capability or '?'} "
+                f"| {gpu.driver_version or '?'} | {catalog} |"
+            )
+            if gpu.error:
+                lines.append(f"|   | ⚠️ {gpu.error} | | | | |")
+    else:
+        tried = ", ".join(f"{a.method} ({a.detail})" for a in report.attempts if a.detail)
+        if tried:
+            lines.append(f"Tried: {tried}.")
+        if report.hint:
+            lines += ["", report.hint]
+    for warning in report.warnings:
+        lines += ["", f"> ⚠️ {warning}"]
+    lines += [
+        "",
+        f"<sub>{report.platform}" + (f" · via {report.method}" if report.method else "") + "</sub>",
+    ]
+    return "\n".join(lines)

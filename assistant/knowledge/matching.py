@@ -109,7 +109,7 @@ def _tokens(text: str) -> list[str]:
     s = re.sub(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])", "", s)  # French elision: l'A100 → A100
     s = re.sub(r"[™®©]", " ", s)
     s = re.sub(r"[^a-z0-9.'+\- ]+", " ", s)
-    s = re.sub(r"(?<=[a-z])-(?=\d)|(?<=\d)-(?=[a-z])|\s-\s", " ", s)
+    s = s.replace("-", " ")  # driver names: "A100-SXM4-80GB", "P100-PCIE-16GB"
     s = re.sub(r"\brtx(?=\d)|\bgtx(?=\d)", lambda m: m.group(0) + " ", s)
     s = re.sub(r"(?<=\d)(ti|super)\b", r" \1", s)  # 4070ti → 4070 ti
     out = []

@@ -101,8 +101,30 @@ def test_short_names_list_other_variants() -> None:
     assert set(h100.alternatives) == {"H100 PCIe 80GB", "H100 NVL 94GB"}
     a100 = match_gpu("A100")
     assert a100.gpu is not None and a100.gpu.name == "A100 80GB SXM4"
-    assert a100.alternatives == ["A100 40GB SXM4"]
+    assert set(a100.alternatives) == {"A100 40GB SXM4", "A100 40GB PCIe", "A100 80GB PCIe"}
     assert match_gpu("H100 PCIe").alternatives == []
+
+
+@pytest.mark.parametrize(
+    ("driver_name", "expected"),
+    [
+        ("NVIDIA GeForce RTX 4090", "GeForce RTX 4090"),
+        ("NVIDIA H100 80GB HBM3", "H100 SXM5 80GB"),
+        ("NVIDIA H100 PCIe", "H100 PCIe 80GB"),
+        ("NVIDIA A100-SXM4-80GB", "A100 80GB SXM4"),
+        ("NVIDIA A100-SXM4-40GB", "A100 40GB SXM4"),
+        ("NVIDIA A100-PCIE-40GB", "A100 40GB PCIe"),
+        ("NVIDIA A100 80GB PCIe", "A100 80GB PCIe"),
+        ("Tesla V100-SXM2-16GB", "Tesla V100 SXM2 16GB"),
+        ("Tesla P100-PCIE-16GB", "Tesla P100 PCIe 16GB"),
+        ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "RTX PRO 6000 Blackwell"),
+        ("NVIDIA GB10", "GB10 (DGX Spark)"),
+    ],
+)
+def test_driver_reported_names(driver_name: str, expected: str) -> None:
+    """Names as nvidia-smi / NVML print them, for the probe."""
+    m = match_gpu(driver_name)
+    assert m.gpu is not None and m.gpu.name == expected
 
 
 def test_matched_alias_is_reported() -> None:

@@ -98,7 +98,12 @@ class SpotComparison(CostResult):
         default=None,
         description="When no checkpoints were given: spot with a checkpoint every 30 min",
     )
-    verdict: Literal["spot", "spot_with_checkpoints", "dedicated"]
+    verdict: Literal["spot", "spot_with_checkpoints", "dedicated"] = Field(
+        description="The advice: the cheapest safe option, adding checkpoints when they pay off"
+    )
+    verdict_as_given: Literal["spot", "spot_with_checkpoints", "dedicated"] = Field(
+        description="The choice between dedicated and spot exactly as described (checkpoints or none)"
+    )
     savings_factor: float | None = Field(
         default=None, description="Dedicated cost divided by the cost of the advised spot option"
     )
@@ -200,20 +205,30 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         reasons.append(
             f"Dedicated is not dearer here: {money(d_cost)} vs {money(spot.expected_cost)} on spot."
         )
-    if verdict == "dedicated" and alternative is not None and alternative.finishes:
+    as_given = verdict
+    advised: SpotOption | None = spot if verdict != "dedicated" else None
+    if (
+        verdict == "dedicated"
+        and alternative is not None
+        and alternative.finishes
+        and (alternative.expected_cost or d_cost) < d_cost
+    ):
+        # The guide's answer for a long run: spot + frequent checkpoints + automatic restart.
         factor = d_cost / (alternative.expected_cost or d_cost)
         reasons.append(
             f"With a checkpoint every {SUGGESTED_CHECKPOINT_H:g} h and automatic restart, spot would cost "
             f"{money(alternative.expected_cost)} ({alternative.expected_hours:.1f} h): the bill divided "
             f"by {factor:.1f}."
         )
-    advised = spot if verdict != "dedicated" else None
+        verdict, advised = "spot_with_checkpoints", alternative
     savings = d_cost / advised.expected_cost if advised and advised.expected_cost else None
     summary = {
         "spot": "Spot: cheaper, and an interruption costs little here.",
-        "spot_with_checkpoints": "Spot with checkpoints and automatic restart.",
-        "dedicated": "Dedicated, unless you add frequent checkpoints and automatic restart.",
+        "spot_with_checkpoints": "Spot with frequent checkpoints and automatic restart.",
+        "dedicated": "Dedicated.",
     }[verdict]
+    if as_given == "dedicated" and verdict != "dedicated":
+        summary += " Without checkpoints, dedicated."
     return SpotComparison(
         currency=cur,
         usd_per_eur=usd_per_eur,
@@ -222,6 +237,7 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         dedicated=dedicated,
         spot_with_checkpoints=alternative,
         verdict=verdict,
+        verdict_as_given=as_given,
         savings_factor=savings,
         reasons=reasons,
         summary=summary + " " + reasons[-1],

@@ -112,12 +112,25 @@ def test_spot_with_no_interruptions_is_just_cheaper() -> None:
 
 
 def test_spot_that_never_finishes() -> None:
+    # λ = 1/h over 1000 h without checkpoints: e^1000 restarts. With a checkpoint every 0.5 h:
+    # 2000 stretches × (e^0.5 − 1) = 1297.4 restarts; 1297.4 h redone-or-worked + 129.7 h restarting
     r = spot_vs_dedicated(
         SpotQuery(job_hours=1000, spot_rate=1, dedicated_rate=3, interruptions_per_hour=1, **USD)
     )
     assert not r.spot.finishes
     assert r.spot.expected_cost is None
-    assert r.verdict == "dedicated"
+    assert r.verdict_as_given == "dedicated"
+    assert r.verdict == "spot_with_checkpoints"
+    assert r.spot_with_checkpoints is not None
+    assert r.spot_with_checkpoints.expected_hours == pytest.approx(2000 * math.expm1(0.5) * 1.1)
+
+
+def test_dedicated_when_checkpoints_do_not_pay() -> None:
+    # same job, dedicated at 1.2/h = 1200 < 1427 on spot with checkpoints
+    r = spot_vs_dedicated(
+        SpotQuery(job_hours=1000, spot_rate=1, dedicated_rate=1.2, interruptions_per_hour=1, **USD)
+    )
+    assert (r.verdict, r.verdict_as_given, r.savings_factor) == ("dedicated", "dedicated", None)
 
 
 def test_spot_short_interactive_job() -> None:

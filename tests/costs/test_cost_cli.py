@@ -81,7 +81,7 @@ def test_spot_quiz(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0
     data = json.loads(out)
-    assert data["verdict"] == "dedicated"
+    assert (data["verdict"], data["verdict_as_given"]) == ("spot_with_checkpoints", "dedicated")
     assert data["currency"] == "USD"
     assert data["spot_with_checkpoints"]["expected_cost"] == pytest.approx(19.539, abs=1e-3)
 

@@ -11,15 +11,19 @@ from assistant.tools.spot import SpotQuery, spot_vs_dedicated
 USD = {"currency": "USD", "usd_per_eur": 1.08}
 
 
-def test_spot_vs_dedicated_long_run_without_checkpoints_is_dedicated() -> None:
-    # « Spot pour apprendre, dédiée pour un travail long. » 0,80 $/h spot vs 2,50 $/h dedicated
+def test_spot_vs_dedicated_long_run() -> None:
+    # « Spot pour apprendre, dédiée pour un travail long. » 0,80 $/h spot vs 2,50 $/h dedicated:
+    # without checkpoints a long run belongs on dedicated (an interruption destroys the work) …
     r = spot_vs_dedicated(SpotQuery(job_hours=24, spot_rate=0.80, dedicated_rate=2.50, **USD))
-    assert r.verdict == "dedicated"
+    assert r.verdict_as_given == "dedicated"
     assert "destroys all the work" in r.reasons[0]
-    # « spot + sauvegarde fréquente + reprise automatique … divise la facture par 3 »
+    # … and the good practice is « spot + sauvegarde fréquente + reprise automatique », which
+    # « divise la facture par 3 »
+    assert r.verdict == "spot_with_checkpoints"
     alt = r.spot_with_checkpoints
     assert alt is not None and alt.checkpoint_interval_h == 0.5
-    assert 60 / (alt.expected_cost or 0) == pytest.approx(3.07, abs=0.01)
+    assert r.savings_factor == pytest.approx(60 / (alt.expected_cost or 0))
+    assert r.savings_factor == pytest.approx(3.07, abs=0.01)
     assert "divided by 3.1" in r.reasons[-1]
 
 

@@ -26,15 +26,3 @@ def openai_stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("OPENAI_BASE_URL", stub.base_url)
     yield stub
     stub.stop()
-
-
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The offline backend; a one-line stand-in until the real offline model is importable."""
-    try:
-        from assistant.agent.offline import OfflineChatModel  # noqa: F401
-    except ImportError:
-        from assistant.agent import backends
-        from tests.agent.scripted import scripted
-
-        monkeypatch.setitem(backends._FACTORIES, "offline", lambda _m: scripted("offline answer"))

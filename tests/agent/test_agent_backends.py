@@ -41,7 +41,7 @@ def test_ollama_model_reads_ollama_host(monkeypatch) -> None:
     assert (model.model, model.base_url) == ("llama3.1", "http://127.0.0.1:9")
 
 
-@pytest.mark.usefixtures("offline")
+@pytest.mark.slow  # falls back to the real offline backend
 def test_unreachable_ollama_falls_back_to_offline(monkeypatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     answer = ask("What is an H100?", backend="ollama:llama3.1")
@@ -49,7 +49,7 @@ def test_unreachable_ollama_falls_back_to_offline(monkeypatch) -> None:
     assert answer.notices == ["The ollama:llama3.1 backend failed (unreachable); answered offline."]
 
 
-@pytest.mark.usefixtures("offline")
+@pytest.mark.slow  # falls back to the real offline backend
 def test_a_backend_without_a_model_name_falls_back_with_the_reason() -> None:
     answer = ask("What is an H100?", backend="openai:")
     assert answer.notices == [

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.agent.api import ask
 from assistant.agent.collect import RunRecorder
 from assistant.retrieval import search
 from tests.agent.scripted import scripted, tool_call
+
+pytestmark = pytest.mark.slow  # builds and searches the real index
 
 QUERY = "prix de location d'un GPU à l'heure"
 

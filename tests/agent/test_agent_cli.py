@@ -28,7 +28,7 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
 
 
-@pytest.mark.usefixtures("offline")
+@pytest.mark.slow  # falls back to the real offline backend
 def test_stdin_jsonl_gives_one_record_per_question(monkeypatch, capsys) -> None:
     _stdin(monkeypatch, b"What is an H100?\n\n  \nCombien co\xc3\xbbte une A100 ?\n")
 
@@ -44,7 +44,7 @@ def test_stdin_jsonl_gives_one_record_per_question(monkeypatch, capsys) -> None:
         assert record["answer"].strip()
 
 
-@pytest.mark.usefixtures("offline")
+@pytest.mark.slow  # falls back to the real offline backend
 def test_invalid_utf8_on_stdin_is_answered_not_crashed(monkeypatch, capsys) -> None:
     _stdin(monkeypatch, b"RTX \xff 4090?\n")
     assert main(["ask", "--json", "-"]) == 0

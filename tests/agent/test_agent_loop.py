@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from assistant.agent.api import ask, ask_stream
@@ -147,7 +148,8 @@ def test_french_question_gets_french_language() -> None:
     assert answer.to_record()["language"] == "fr"
 
 
-def test_a_model_that_loops_on_tools_is_stopped_and_falls_back(monkeypatch, offline) -> None:
+@pytest.mark.slow
+def test_a_model_that_loops_on_tools_is_stopped_and_falls_back(monkeypatch) -> None:
     monkeypatch.setenv("GPU_ADVISOR_LLM_MAX_STEPS", "2")
     model = scripted(*[tool_call("storage_cost", {"gb": 1}, f"c{i}") for i in range(10)])
 
@@ -159,7 +161,8 @@ def test_a_model_that_loops_on_tools_is_stopped_and_falls_back(monkeypatch, offl
     ]
 
 
-def test_an_empty_final_answer_counts_as_a_failure(offline) -> None:
+@pytest.mark.slow
+def test_an_empty_final_answer_counts_as_a_failure() -> None:
     answer = ask("hello", backend=scripted(""))
     assert answer.backend == "offline"
     assert answer.notices == [

@@ -11,7 +11,7 @@ from assistant.tools.cost import StorageQuery, storage_cost
 from tests.agent.openai_stub import HANG, reply_text, reply_tool_call
 
 KEY = "sk-test-SECRET-1234567890"
-pytestmark = pytest.mark.usefixtures("offline")
+pytestmark = pytest.mark.slow  # a local server, and fallbacks to the real offline backend
 
 
 def expected_storage(**args: object) -> dict:

@@ -31,7 +31,8 @@ def _assert_clean(*texts: str) -> None:
         assert TOKEN not in text
 
 
-@pytest.mark.usefixtures("secrets", "offline")
+@pytest.mark.slow  # falls back to the real offline backend
+@pytest.mark.usefixtures("secrets")
 def test_no_secret_in_any_output_of_a_failing_backend(openai_stub, caplog, capfd) -> None:
     openai_stub.script = [401, 500, 500, reply_tool_call("nope", {})]
 

@@ -188,11 +188,18 @@ def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
             out.append(
                 ("QLoRA (4-bit NF4 base)", setup.with_(task="qlora", precision="nf4_dq", fmt=nf4dq))
             )
+        fp8 = rules.format("fp8")
+        if setup.task == "lora" and fp8 is not None and current > 8:
+            out.append(("LoRA on an fp8 base", setup.with_(precision="fp8", fmt=fp8)))
         if not setup.gradient_checkpointing:
             out.append(("gradient checkpointing", setup.with_(gradient_checkpointing=True)))
         if setup.batch_size > 1:
             out.append(("batch size 1", setup.with_(batch_size=1)))
-        if setup.spec is None or not setup.spec.is_diffusion:
+        if setup.spec is not None and setup.spec.is_diffusion:
+            for side in (768, 512):
+                if side < max(setup.width_px, setup.height_px):
+                    out.append((f"{side}x{side} px", setup.with_(width_px=side, height_px=side)))
+        else:
             seq = setup.context_tokens // 2
             if seq >= 512:
                 out.append((f"sequence length {seq}", setup.with_(context_tokens=seq)))

@@ -224,3 +224,9 @@ def test_null_settings_from_a_tool_call_mean_defaults() -> None:
     )
     assert (query.task, query.batch_size, query.precision) == ("inference", 1, None)
     assert estimate_fit(query).verdict == "does_not_fit"
+
+
+def test_multi_head_kv_cache_matches_the_paged_attention_figure() -> None:
+    # 13B with full multi-head attention: 2 x 5120 x 40 layers x 2 B = 800 KiB per token (vLLM paper)
+    result = estimate_fit(FitQuery(model="llama 2 13b", context_tokens=2048, precision="fp16"))
+    assert parts(result)["kv_cache"] == round(2 * 5120 * 40 * 2 * 2048 / GB, 3) == 1.678

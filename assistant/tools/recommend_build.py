@@ -1,0 +1,303 @@
+"""Turning ranked candidates into a `Recommendation`: the wording of each option, the corrections
+to the corpus, the free tiers, the cheapest hardware for a feature, and the summary."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from assistant.knowledge.features import corpus_claims_for
+from assistant.knowledge.gpus import load_catalog
+from assistant.knowledge.prices import hourly_price_range, purchase_price
+from assistant.knowledge.sources import Source
+from assistant.knowledge.topics import Topic
+from assistant.money import Currency, format_money
+from assistant.tools.capability import assess
+from assistant.tools.cost_base import CORPUS_DOC1, CORPUS_QUIZ
+from assistant.tools.recommend_goal import Goal
+from assistant.tools.recommend_rank import (
+    VERDICT_POINTS,
+    Candidate,
+    arrange,
+    build_candidates,
+    closest,
+    dedupe_sources,
+)
+
+if TYPE_CHECKING:
+    from assistant.tools.recommend import (
+        FeatureCheapest,
+        FreeTier,
+        Recommendation,
+        RecommendOption,
+        RecommendQuery,
+    )
+
+MAX_OPTION_SOURCES = 6
+COLAB_SOURCE = Source(
+    title=CORPUS_DOC1, note="1.2 Le gratuit — Google Colab; résumé: free Colab (T4)"
+)
+TCGEN05_KEYS = ("tcgen05", "tmem")
+
+
+def build_recommendation(
+    q: RecommendQuery, goal: Goal, currency: Currency, rate: float, assumptions: list[str]
+) -> Recommendation:
+    from assistant.tools.recommend import Recommendation
+
+    candidates, notes = build_candidates(q, goal, currency, rate)
+    fitting = [c for c in candidates if c.within_budget]
+    picked = arrange(fitting, goal, q.mode, q.limit) if not goal.problems else []
+    near = closest(candidates) if not picked and not goal.problems else []
+    options = [_option(c, i, goal, currency) for i, c in enumerate(picked, 1)]
+    nearest = [_option(c, i, goal, currency) for i, c in enumerate(near, 1)]
+    cheapest = [_cheapest(t, currency, rate) for t in goal.feature_topics]
+    free = _free_tiers(goal)
+    notes = [*goal.problems, *notes, *goal.notes, *_gap_notes(picked, goal)]
+    corrections, correction_sources = _corrections(picked, goal)
+    notes.extend(corrections)
+    if (
+        goal.learning
+        and q.budget
+        and "rent" in q.kinds()
+        and not any(c.kind == "buy" for c in picked)
+    ):
+        notes.append(_budget_plan_note(q, goal))
+    all_sources = [s for o in (*options, *nearest) for s in o.sources]
+    all_sources += [*goal.sources, *correction_sources]
+    return Recommendation(
+        goal=goal.description,
+        currency=currency,
+        usd_per_eur=rate,
+        budget=q.budget,
+        options=options,
+        closest=nearest,
+        free_tiers=free,
+        cheapest_for_feature=cheapest,
+        summary=_summary(q, goal, options, nearest, free, currency),
+        notes=_unique(notes),
+        assumptions=_unique([*assumptions, *goal.assumptions, *_standing_assumptions(q)]),
+        suggestions=goal.suggestions,
+        sources=dedupe_sources(all_sources),
+    )
+
+
+def _money(value: float, currency: Currency) -> str:
+    return format_money(value, currency)
+
+
+def _price_text(c: Candidate, currency: Currency) -> str:
+    low, high = c.price.low, c.price.high
+    span = (
+        _money(low, currency)
+        if abs(high - low) < 0.005
+        else f"{_money(low, currency)}–{_money(high, currency)}"
+    )
+    if c.kind == "buy":
+        return f"{c.condition} at {span}"
+    return f"{_money(c.price.typical, currency)}/h typical ({span}/h seen)"
+
+
+def _option(c: Candidate, rank: int, goal: Goal, currency: Currency) -> RecommendOption:
+    from assistant.tools.recommend import RecommendOption
+
+    card = c.card
+    reasons = [_price_text(c, currency)]
+    if c.hours is not None:
+        reasons.append(f"The budget buys about {c.hours:.0f} h at the typical rate.")
+    if not c.within_budget:
+        reasons.append("Over the budget.")
+    arch = f"{card.architecture} ({card.arch_target})" if card.arch_target else card.architecture
+    reasons.append(f"{card.vram_gb:g} GB, {arch}" + (f", {card.tdp_w:g} W" if card.tdp_w else ""))
+    cannot: list[str] = []
+    for key, v in c.verdicts.items():
+        reasons.append(f"{v.topic_name or key}: {v.verdict}")
+        if v.verdict != "yes" and v.missing:
+            cannot.append(f"{v.topic_name or key}: lacks " + ", ".join(v.missing))
+    fit = None
+    if c.fit_tier is not None:
+        tier = goal.fit_tiers[c.fit_tier]
+        what = goal.model or (goal.workload or "the workload")
+        fit = f"{what} fits at {tier.label} (needs about {tier.min_vram_gb:g} GB)"
+        reasons.append(fit[0].upper() + fit[1:] + ".")
+        if c.fit_tier > 0:
+            best = goal.fit_tiers[0]
+            cannot.append(f"{what} at {best.label} (needs about {best.min_vram_gb:g} GB)")
+    sources = [*c.price.sources]
+    for v in c.verdicts.values():
+        sources.extend(v.sources)
+    sources.extend(card.source_for("vram_gb"))
+    return RecommendOption(
+        rank=rank,
+        kind=c.kind,  # type: ignore[arg-type]
+        gpu=card.name,
+        condition=c.condition,  # type: ignore[arg-type]
+        price_low=round(c.price.low, 2) if c.kind == "buy" else None,
+        price_high=round(c.price.high, 2) if c.kind == "buy" else None,
+        price_typical=round(c.price.typical, 2) if c.kind == "buy" else None,
+        rate_per_hour=round(c.price.typical, 2) if c.kind == "rent" else None,
+        rate_low=round(c.price.low, 2) if c.kind == "rent" else None,
+        rate_high=round(c.price.high, 2) if c.kind == "rent" else None,
+        hours=round(c.hours, 1) if c.hours is not None else None,
+        hours_at_lowest_rate=round(c.hours_low_rate, 1) if c.hours_low_rate is not None else None,
+        within_budget=c.within_budget,
+        vram_gb=card.vram_gb,
+        tdp_w=card.tdp_w,
+        compute_capability=card.compute_capability,
+        arch_target=card.arch_target,
+        verdicts={k: v.verdict for k, v in c.verdicts.items()},
+        fit=fit,
+        reasons=reasons,
+        cannot=cannot,
+        sources=dedupe_sources(sources)[:MAX_OPTION_SOURCES],
+    )
+
+
+def _gap_notes(picked: list[Candidate], goal: Goal) -> list[str]:
+    """For topics the first pick only partly covers: the topic's own cheapest way to cover them."""
+    if not picked:
+        return [
+            f"{t.name}: {t.cheapest_alternative}" for t in goal.topics if t.cheapest_alternative
+        ][:3]
+    first = picked[0]
+    covered = {k for c in picked for k, v in c.verdicts.items() if v.verdict == "yes"}
+    out = []
+    for t in goal.topics:
+        v = first.verdicts.get(t.key)
+        if (
+            v is not None
+            and v.verdict == "partial"
+            and t.key not in covered
+            and t.cheapest_alternative
+        ):
+            out.append(
+                f"{t.name}: {first.card.name} covers it only partly. {t.cheapest_alternative}"
+            )
+    return out
+
+
+def _corrections(picked: list[Candidate], goal: Goal) -> tuple[list[str], list[Source]]:
+    """The corpus statements NVIDIA's documents contradict, for the goal's features on the picked
+    cards, and always the RTX 5090/tcgen05 one when the goal involves tcgen05 or Tensor Memory."""
+    keys = {k for t in goal.topics for k in t.feature_keys()}
+    pairs = {
+        (k, c.card.compute_capability) for c in picked for k in keys if c.card.compute_capability
+    }
+    pairs |= {(k, "12.0") for k in keys & set(TCGEN05_KEYS)}
+    notes: list[str] = []
+    sources: list[Source] = []
+    seen: set[str] = set()
+    for key, cc in sorted(pairs, key=lambda p: (p[0], p[1] or "")):
+        for claim in corpus_claims_for(key, cc):
+            if claim.key in seen:
+                continue
+            seen.add(claim.key)
+            notes.append(
+                f"Correction to the guide (§ {claim.section}): it says « {claim.claim} »; "
+                f"NVIDIA's documents: {claim.correction}"
+            )
+            sources.extend(claim.sources)
+    return notes, sources
+
+
+def _budget_plan_note(q: RecommendQuery, goal: Goal) -> str:
+    from assistant.tools.budget import BudgetQuery, plan_budget
+
+    parts = goal.parts or None
+    plan = plan_budget(
+        BudgetQuery(budget=q.budget, currency=q.currency, usd_per_eur=q.usd_per_eur, parts=parts)
+    )
+    return f"The guide's way to spend a learning budget (its 200 € answer, scaled): {plan.summary}"
+
+
+def _free_tiers(goal: Goal) -> list[FreeTier]:
+    from assistant.tools.recommend import FreeTier
+
+    t4 = load_catalog().by_name("T4")
+    covers: list[str] = []
+    cannot: list[str] = []
+    if t4 is not None:
+        for topic in goal.topics:
+            v = assess(t4, topic)
+            (covers if v.verdict in VERDICT_POINTS else cannot).append(topic.name)
+        if goal.fit_tiers and t4.vram_gb is not None:
+            what = goal.model or goal.workload or "the workload"
+            ok = any(t4.vram_gb >= tier.min_vram_gb for tier in goal.fit_tiers)
+            (covers if ok else cannot).append(f"{what} in {t4.vram_gb:g} GB")
+    return [
+        FreeTier(name="Google Colab (free tier)", gpu="T4", covers=covers, cannot=cannot,
+                 sources=[COLAB_SOURCE, CORPUS_QUIZ]),
+        FreeTier(name="Kaggle notebooks (free)", gpu=None, covers=covers, cannot=cannot,
+                 sources=[CORPUS_QUIZ]),
+    ]  # fmt: skip
+
+
+def _cheapest(topic: Topic, currency: Currency, rate: float) -> FeatureCheapest:
+    from assistant.tools.recommend import CheapestPick, FeatureCheapest
+
+    rows = [(card, assess(card, topic)) for card in load_catalog().gpus]
+    best = [r for r in rows if r[1].verdict == "yes"] or [
+        r for r in rows if r[1].verdict == "partial"
+    ]
+    buy: CheapestPick | None = None
+    rent: CheapestPick | None = None
+    for card, v in best:
+        for cond in ("new", "used"):
+            p = purchase_price(card.name, cond, currency=currency, usd_per_eur=rate)
+            if p is not None and (buy is None or p.low < buy.low):
+                buy = CheapestPick(kind="buy", gpu=card.name, verdict=v.verdict, condition=cond,
+                                   low=round(p.low, 2), high=round(p.high, 2), sources=p.sources)  # fmt: skip
+        h = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
+        if h is not None and (rent is None or h.low < rent.low):
+            rent = CheapestPick(kind="rent", gpu=card.name, verdict=v.verdict, low=round(h.low, 2),
+                                high=round(h.high, 2), sources=h.sources)  # fmt: skip
+    note = topic.cheapest_alternative
+    if buy is None:
+        note = f"No card with a purchase price in the data has {topic.name}." + (
+            f" {note}" if note else ""
+        )
+    return FeatureCheapest(topic=topic.key, topic_name=topic.name, buy=buy, rent=rent, note=note)
+
+
+def _standing_assumptions(q: RecommendQuery) -> list[str]:
+    out = [
+        "Purchase prices: the guide's 2026 ranges and launch list prices (converted at the stated "
+        "rate); rental rates: the median of on-demand, community, marketplace and serverless "
+        "rows (spot excluded).",
+        "Each option is priced against the whole budget; options are alternatives, not a basket.",
+    ]
+    if q.max_power_w is not None:
+        out.append("The power limit applies to cards you buy (board power / TDP), not to rentals.")
+    return out
+
+
+def _summary(
+    q: RecommendQuery,
+    goal: Goal,
+    options: list[RecommendOption],
+    nearest: list[RecommendOption],
+    free: list[FreeTier],
+    currency: Currency,
+) -> str:
+    if goal.problems:
+        return " ".join(goal.problems)
+    what = f" for {goal.description}" if goal.description else ""
+    if options:
+        first = options[0]
+        head = f"Best option{what}: {_verb(first)} {first.gpu} ({first.reasons[0]})."
+        rest = [f"{_verb(o)} {o.gpu}" for o in options[1:3]]
+        return head + (" Then: " + "; ".join(rest) + "." if rest else "")
+    budget = _money(q.budget, currency) if q.budget is not None else "no budget limit"
+    text = f"Nothing fits {budget}{what} with these constraints."
+    if nearest:
+        text += f" Closest: {_verb(nearest[0])} {nearest[0].gpu} ({nearest[0].reasons[0]})."
+    if free and free[0].covers:
+        text += f" Free tiers (Colab, Kaggle) cover: {', '.join(free[0].covers[:4])}."
+    return text
+
+
+def _verb(o: RecommendOption) -> str:
+    return "buy" if o.kind == "buy" else "rent"
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(i for i in items if i))

@@ -140,12 +140,15 @@ _CUR_SUFFIX = r"€|\$|US\$|euros?\b|eur\b|usd\b|dollars?\b"
 _UNIT = r"(?:hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 _PER = rf"(?P<per>\s*(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l'){_UNIT})?"
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
+_K = r"(?P<k>\s?k(?![a-z]))?"  # 2k€, $1.5k
 _PATTERNS = [
     re.compile(
-        rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_PER}", re.IGNORECASE
+        rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_K}{_PER}",
+        re.IGNORECASE,
     ),
     re.compile(
-        rf"(?<![\w.,])(?P<num>{_NUM}){_RANGE}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}", re.IGNORECASE
+        rf"(?<![\w.,])(?P<num>{_NUM}){_RANGE}{_K}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}",
+        re.IGNORECASE,
     ),
 ]
 
@@ -178,7 +181,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
     """Every amount with a currency in an English or French sentence, in order.
 
     Understands '200 €', '200€', '200 euros', '$0.80/h', '0,80 $/h', '2.50 USD per hour',
-    '1 500 €', '$1,500' and ranges such as '2 – 5 $/h'.
+    '1 500 €', '$1,500', '2k€' and ranges such as '2 – 5 $/h'.
     """
     found: list[ParsedMoney] = []
     taken: list[tuple[int, int]] = []
@@ -194,6 +197,10 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 high = _to_float(m.group("high"), prefix_style) if m.group("high") else None
             except ValueError:
                 continue
+            if m.group("k"):
+                amount, high = amount * 1000, (high * 1000 if high is not None else None)
+            if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
+                continue  # hundreds of digits: not an amount of money
             per = _period(m.group("per"))
             found.append(
                 ParsedMoney(

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from assistant.money import (
@@ -95,6 +99,9 @@ def test_normalize_currency_unknown() -> None:
         ("40 $ de l'heure", 40.0, "USD", "hour"),
         ("EUR 12", 12.0, "EUR", None),
         ("my RTX 4090 for 200 €", 200.0, "EUR", None),
+        ("under 2k€", 2000.0, "EUR", None),
+        ("a $1.5k budget", 1500.0, "USD", None),
+        ("électricité à 0,25 €/kWh", 0.25, "EUR", None),
     ],
 )
 def test_parse_money(text: str, amount: float, currency: str, per: str | None) -> None:
@@ -119,3 +126,22 @@ def test_parse_money_range() -> None:
 def test_parse_money_ignores_numbers_without_currency() -> None:
     assert parse_money("an RTX 4090 with 24 GB, sm_89, 2026") == []
     assert parse_money("200 € and more")[0].per is None  # 'and' is not 'a d(ay)'
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from(
+            list("0123456789 ,.€$-–/hkEURSDeurosdlaj'") + ["\u00a0", "\u202f"]
+        ),
+        max_size=60,
+    )
+)
+def test_parse_money_never_raises(text: str) -> None:
+    for found in parse_money(text):
+        assert math.isfinite(found.amount) and found.amount >= 0
+        assert text[found.start : found.end].strip() == found.text
+
+
+def test_parse_money_absurdly_long_number() -> None:
+    assert parse_money("9" * 400 + " €") == []

@@ -134,16 +134,19 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     b["budget_plan"] = (0.15 if budget and _LEARN.search(text) else 0.0) + (
         0.05 if _BUDGET.search(text) else 0.0
     )
+    recommend = bool(_RECOMMEND.search(text))
     if not budget:
         b["budget_plan"] -= 0.2
+    if recommend and ent.mode == "buy":
+        b["budget_plan"] -= 0.15
     b["workload_fit"] = (
         (0.2 if ent.models else 0.0)
         + (0.1 if ent.model_size_b else 0.0)
         + (0.05 if ent.method in ("lora", "qlora", "full") else 0.0)
         + (0.05 if _FIT.search(text) else 0.0)
     )
-    b["recommend_gpus"] = (0.15 if _RECOMMEND.search(text) else 0.0) + (
-        0.05 if ent.budgets and ent.mode == "buy" else 0.0
+    b["recommend_gpus"] = (0.15 if recommend else 0.0) + (
+        0.1 if recommend and ent.mode == "buy" else 0.0
     )
     b["probe_gpus"] = 0.2 if _PROBE.search(text) else -0.1
     b["greeting"] = (0.2 if _GREETING.search(text) or _ABOUT.search(text) else -0.1) - (

@@ -275,11 +275,9 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                 )
                 break
             name = FALLBACK.get(name)
-    if reading.entities.unknown_gpus and not any(
-        c.name in ("gpu_lookup", "gpu_compare", "gpu_capability") for c in calls
-    ):
+    for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
-        for card in reading.entities.unknown_gpus[:2]:
+        if not any(card in json.dumps(c.args) for c in calls):
             args = _validated("gpu_lookup", {"gpu": card, "name": card})
             if args is not None:
                 calls.append(PlannedCall("gpu_lookup", args))

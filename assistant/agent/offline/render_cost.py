@@ -26,7 +26,7 @@ def _assumptions(result: dict[str, Any], lang: Lang) -> str:
             kept.insert(0, f"Taux de change supposé : 1 EUR = {num(rate, lang, 4)} USD (réglable).")
     if not kept:
         return ""
-    return f"<sub>{pick(lang, 'Assumptions', 'Hypothèses')}: " + " ".join(kept[:3]) + "</sub>"
+    return f"<sub>{pick(lang, 'Assumptions: ', 'Hypothèses : ')}" + " ".join(kept[:3]) + "</sub>"
 
 
 def _unknown(result: dict[str, Any], lang: Lang) -> str | None:

@@ -62,6 +62,8 @@ def _value(card: dict[str, Any], field: str, lang: Lang) -> str:
     if field == "sm_count":
         kind = card.get("compute_units_kind") or "SM"
         return f"{num(value, lang, 0)} {kind}"
+    if field == "year":
+        return str(value)
     return num(value, lang) if not isinstance(value, str) else value
 
 
@@ -166,6 +168,8 @@ def _cell(field: str, value: Any, lang: Lang) -> str:
         return "—"
     if field == "arch_target":
         return f"`{value}`"
+    if field == "year":
+        return str(value)
     return num(value, lang) if not isinstance(value, str) else value
 
 

@@ -116,7 +116,6 @@ def _quotes(passages: list[dict[str, Any]], lang: Lang, limit: int = MAX_QUOTES)
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
     sections: list[str] = []
     errors = 0
-    seen_unknown: set[str] = set()
     for result in results:
         if result.name == SEARCH_TOOL:
             continue
@@ -135,11 +134,6 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
             )
             continue
         text = renderer(result.result, reading.text, reading.language).strip()
-        if text.startswith("**") and "catalog" in text or "catalogue" in text[:200]:
-            key = text.split("**")[1] if text.count("**") >= 2 else text
-            if key in seen_unknown:
-                continue
-            seen_unknown.add(key)
         if text and text not in sections:
             sections.append(text)
     return sections, errors

@@ -142,8 +142,8 @@ def available_specs() -> list[ToolSpec]:
     for spec in TOOL_SPECS:
         try:
             resolve(spec)
-        except (ImportError, AttributeError) as exc:
-            log.warning("tool %s unavailable: %s", spec.name, exc)
+        except Exception as exc:  # one broken tool module must not take the others down
+            log.warning("tool %s unavailable: %s: %s", spec.name, type(exc).__name__, exc)
             continue
         found.append(spec)
     return found

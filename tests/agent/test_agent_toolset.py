@@ -98,3 +98,11 @@ def test_input_model_is_read_from_the_first_parameter_even_when_optional() -> No
         return _Echo(n=0)
 
     assert input_model_of(probe) is _Echo
+
+
+def test_a_broken_tool_module_leaves_the_others_available(monkeypatch) -> None:
+    from assistant.agent import toolset
+
+    broken = toolset.ToolSpec("broken", "assistant.agent.toolset", "no_such_function")
+    monkeypatch.setattr(toolset, "TOOL_SPECS", (*toolset.TOOL_SPECS[:2], broken))
+    assert [s.name for s in toolset.available_specs()] == ["gpu_lookup", "gpu_compare"]

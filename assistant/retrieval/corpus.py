@@ -17,10 +17,55 @@ SUFFIXES = TEXT_SUFFIXES + PDF_SUFFIXES
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 _FR_HINTS = frozenset(
-    ["le", "la", "les", "des", "du", "un", "une", "et", "est", "pour", "que", "qui", "dans", "sur", "avec", "pas", "vous", "nous", "ce", "cette", "sont", "au", "aux"]
+    [
+        "le",
+        "la",
+        "les",
+        "des",
+        "du",
+        "un",
+        "une",
+        "et",
+        "est",
+        "pour",
+        "que",
+        "qui",
+        "dans",
+        "sur",
+        "avec",
+        "pas",
+        "vous",
+        "nous",
+        "ce",
+        "cette",
+        "sont",
+        "au",
+        "aux",
+    ]
 )
 _EN_HINTS = frozenset(
-    ["the", "a", "an", "and", "is", "for", "that", "which", "in", "on", "with", "not", "you", "we", "this", "these", "are", "to", "of", "it"]
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "is",
+        "for",
+        "that",
+        "which",
+        "in",
+        "on",
+        "with",
+        "not",
+        "you",
+        "we",
+        "this",
+        "these",
+        "are",
+        "to",
+        "of",
+        "it",
+    ]
 )
 
 
@@ -143,7 +188,7 @@ def load_corpus(corpus_dir: Path) -> list[Document]:
     for path in corpus_files(corpus_dir):
         try:
             doc = load_document(path)
-        except (OSError, RuntimeError, ValueError) as exc:
+        except Exception as exc:  # an unreadable file (bad PDF, I/O error) must not stop the rest
             log.warning("skipping %s: %s", path.name, exc)
             continue
         if doc.doc_id in seen:

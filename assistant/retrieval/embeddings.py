@@ -67,7 +67,10 @@ class SentenceTransformerEmbedder:
         hf_logging.disable_progress_bar()
         self.key = key
         self._model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
-        dim_of = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        dim_of = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
         self.dim = int(dim_of() or 0)
         self.max_tokens = int(self._model.max_seq_length or 256)
         self._query_prefix = query_prefix

@@ -224,7 +224,7 @@ class HybridRetriever:
         )
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def make_snippet(text: str, terms: set[str], limit: int = 280) -> str:

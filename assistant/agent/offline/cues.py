@@ -121,9 +121,8 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     )
     rent = bool(_RENT.search(text))
     cost = bool(_COST.search(text))
-    b["rent_cost"] = (0.1 if rent and (cost or ent.total_hours) else 0.0) + (
-        0.05 if ent.hourly_rates else 0.0
-    )
+    b["rent_cost"] = (0.1 if rent else 0.0) + (0.05 if rent and (cost or ent.total_hours) else 0.0)
+    b["rent_cost"] += 0.05 if ent.hourly_rates else 0.0
     b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
     b["rent_vs_buy"] = (0.2 if _BUY_VS_RENT.search(text) else -0.05) + (
         0.05 if ent.hours_per_day else 0.0

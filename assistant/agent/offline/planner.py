@@ -210,19 +210,28 @@ def _fit(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [{**base, "vram_gb": ent.vram_gb}]
 
 
+def _workload(ent: Entities) -> str | None:
+    if ent.method in ("lora", "qlora"):
+        return ent.method
+    model = (ent.models[0] if ent.models else "").lower()
+    if model.startswith(_DIFFUSION):
+        return "flux"
+    if ent.models or ent.model_size_b:
+        return "llm_inference"
+    return None
+
+
 def _recommend(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    goal = None
-    if ent.topics:
-        goal = ent.topics[0]
-    elif ent.up_to_part or ent.parts:
-        goal = f"part {ent.up_to_part or max(ent.parts)}"
-    elif ent.models:
-        goal = ent.models[0]
     budget = ent.budgets[0] if ent.budgets else None
+    features = [t for t in ent.topics if not t.startswith("part")]
+    part = ent.up_to_part or (max(ent.parts) if ent.parts else None)
     return [
-        {"budget": budget.amount if budget else None, "currency": budget.currency if budget else None,
-         "goal": goal, "condition": ent.condition, "mode": ent.mode, "max_power_w": ent.power_w,
-         "text": reading.text}
+        {"goal": reading.text[:500], "budget": budget.amount if budget else None,
+         "currency": budget.currency if budget else None, "mode": ent.mode,
+         "guide_part": part if not features else None, "feature": features[0] if features else None,
+         "workload": _workload(ent), "model": ent.models[0] if ent.models else None,
+         "model_params_b": ent.model_size_b if not ent.models else None,
+         "condition": ent.condition, "max_power_w": int(ent.power_w) if ent.power_w else None}
     ]  # fmt: skip
 
 
@@ -294,6 +303,12 @@ def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[Pla
     ):
         return []
     calls = tool_calls_for(reading)
+    if reading.intents == ["declined"]:
+        # Nothing left to do but state the catalog's facts about the cards the injected text names.
+        for card in _cards(reading.entities):
+            args = _validated("gpu_lookup", {"gpu": card, "name": card})
+            if args is not None and PlannedCall("gpu_lookup", args) not in calls:
+                calls.append(PlannedCall("gpu_lookup", args))
     query = search_query(reading)
     if query:
         args = _validated(SEARCH_TOOL, {"query": query, "k": 4})

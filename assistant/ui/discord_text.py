@@ -13,7 +13,7 @@ from assistant.ui.render import source_count, sources_markdown
 MESSAGE_LIMIT = 2000
 EMBED_DESCRIPTION_LIMIT = 4096
 
-_FENCE = re.compile(r"^\s*(`{3,})")
+_FENCE = re.compile(r"^\s*(`{3,16})(?!`)")  # longer runs are not treated as fences
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
 
@@ -36,6 +36,13 @@ def _fence_of(line: str) -> str | None:
     return match.group(1) if match else None
 
 
+def _reopen(fence: str) -> str:
+    """The line that re-opens a code block: its fence and language, nothing longer."""
+    marker = _fence_of(fence) or "```"
+    info = fence.strip()[len(marker) :].split()
+    return marker + (info[0][:20] if info else "") + "\n"
+
+
 def _is_row(line: str) -> bool:
     return line.lstrip().startswith("|")
 
@@ -45,7 +52,7 @@ def _table_header(lines: list[str], end: int) -> str:
     start = end
     while start > 0 and _is_row(lines[start - 1]):
         start -= 1
-    if end - start >= 3 and _TABLE_SEPARATOR.match(lines[start + 1].rstrip("\n")):
+    if end - start >= 2 and _TABLE_SEPARATOR.match(lines[start + 1].rstrip("\n")):
         header = lines[start] + lines[start + 1]
         return header if header.endswith("\n") else header + "\n"
     return ""
@@ -76,9 +83,9 @@ def split_pieces(text: str, limit: int = MESSAGE_LIMIT) -> list[Piece]:
     header = ""  # table header repeated at the top of this piece
     i = 0
     while i < len(lines):
-        head = header + (fence_line.rstrip("\n") + "\n" if fence_line else "")
+        head = header + (_reopen(fence_line) if fence_line else "")
         if len(head) > limit // 2:
-            head, header = (fence_line.rstrip("\n") + "\n" if fence_line else ""), ""
+            head, header = (_reopen(fence_line) if fence_line else ""), ""
         room = limit - len(head)
         size, fence = 0, fence_line
         breaks: list[tuple[int, str | None, int]] = []  # (next line, fence state, size)
@@ -127,16 +134,20 @@ def _closing(fence: str | None, body: str) -> str:
 def _best_break(
     lines: list[str], start: int, breaks: list[tuple[int, str | None, int]]
 ) -> tuple[int, str | None]:
-    """Prefer, in the second half of the piece: outside tables and code, after a blank line."""
+    """Prefer a break outside tables, then in the second half of the piece, outside code,
+    after a blank line."""
     full = breaks[-1][2]
 
     def score(item: tuple[int, str | None, int]) -> tuple[int, int, int, int]:
         end, fence, size = item
         in_table = end < len(lines) and _is_row(lines[end]) and _is_row(lines[end - 1])
         blank = not lines[end - 1].strip()
-        return (size * 2 >= full, not in_table, fence is None, int(blank))
+        return (not in_table, size * 2 >= full, fence is None, int(blank))
 
-    candidates = [b for b in breaks if b[0] > start]
+    # never between a table's header row and its separator row
+    candidates = [
+        b for b in breaks if b[0] >= len(lines) or not _TABLE_SEPARATOR.match(lines[b[0]])
+    ] or breaks
     best = max(candidates, key=lambda b: (score(b), b[2]))
     return best[0], best[1]
 

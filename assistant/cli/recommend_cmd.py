@@ -85,9 +85,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _human(r: Any) -> str:
     lines = [r.summary, ""]
+    from assistant.tools.recommend_build import option_price
+
+    if not r.options and r.closest:
+        lines.append("Closest, over the budget:")
     for o in r.options or r.closest:
-        head = f"{o.rank}. {o.kind} {o.gpu}"
-        lines.append(head + " — " + "; ".join(o.reasons[:2]))
+        head = f"{o.rank}. {o.kind} {o.gpu} ({option_price(o, r.currency)})"
+        lines.append(head + " — " + " ".join(o.reasons[:2]))
         for c in o.cannot[:2]:
             lines.append(f"   cannot: {c}")
     for c in r.cheapest_for_feature:

@@ -166,7 +166,8 @@ class FreeTier(BaseModel):
 
     name: str
     gpu: str | None
-    covers: list[str] = Field(default_factory=list)
+    covers: list[str] = Field(default_factory=list, description="Goal topics it fully covers")
+    partly: list[str] = Field(default_factory=list, description="Goal topics it covers in part")
     cannot: list[str] = Field(default_factory=list)
     sources: list[Source] = Field(default_factory=list)
 

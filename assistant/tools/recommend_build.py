@@ -15,7 +15,6 @@ from assistant.tools.capability import assess
 from assistant.tools.cost_base import CORPUS_DOC1, CORPUS_QUIZ
 from assistant.tools.recommend_goal import Goal
 from assistant.tools.recommend_rank import (
-    VERDICT_POINTS,
     Candidate,
     arrange,
     build_candidates,
@@ -85,6 +84,25 @@ def _money(value: float, currency: Currency) -> str:
     return format_money(value, currency)
 
 
+def _topic_label(name: str, key: str) -> str:
+    """'part 4' for a guide part topic, else the topic's name."""
+    if key.startswith("part") and key[4:5].isdigit():
+        return f"part {key[4]}"
+    return name
+
+
+def option_price(o: RecommendOption, currency: Currency) -> str:
+    """The option's price in a few words: 'used, €300.00–€600.00' or '€3.05/h typical'."""
+    if o.kind == "rent" and o.rate_per_hour is not None:
+        return f"{_money(o.rate_per_hour, currency)}/h typical"
+    if o.price_low is None:
+        return "no price"
+    span = _money(o.price_low, currency)
+    if o.price_high is not None and abs(o.price_high - o.price_low) >= 0.005:
+        span += f"–{_money(o.price_high, currency)}"
+    return f"{o.condition}, {span}" if o.condition else span
+
+
 def _price_text(c: Candidate, currency: Currency) -> str:
     low, high = c.price.low, c.price.high
     span = (
@@ -93,26 +111,22 @@ def _price_text(c: Candidate, currency: Currency) -> str:
         else f"{_money(low, currency)}–{_money(high, currency)}"
     )
     if c.kind == "buy":
-        return f"{c.condition} at {span}"
-    return f"{_money(c.price.typical, currency)}/h typical ({span}/h seen)"
+        return f"Buy {c.condition} at {span}"
+    return f"Rent at {_money(c.price.typical, currency)}/h typical ({span}/h seen)"
 
 
 def _option(c: Candidate, rank: int, goal: Goal, currency: Currency) -> RecommendOption:
     from assistant.tools.recommend import RecommendOption
 
     card = c.card
-    reasons = [_price_text(c, currency)]
-    if c.hours is not None:
-        reasons.append(f"The budget buys about {c.hours:.0f} h at the typical rate.")
-    if not c.within_budget:
-        reasons.append("Over the budget.")
     arch = f"{card.architecture} ({card.arch_target})" if card.arch_target else card.architecture
-    reasons.append(f"{card.vram_gb:g} GB, {arch}" + (f", {card.tdp_w:g} W" if card.tdp_w else ""))
+    reasons = [f"{card.vram_gb:g} GB, {arch}" + (f", {card.tdp_w:g} W" if card.tdp_w else "") + "."]
+    if c.hours is not None and c.hours_low_rate is not None:
+        reasons.append(
+            f"The budget buys about {c.hours:.0f} h at the typical rate "
+            f"({c.hours_low_rate:.0f} h at the lowest rate seen)."
+        )
     cannot: list[str] = []
-    for key, v in c.verdicts.items():
-        reasons.append(f"{v.topic_name or key}: {v.verdict}")
-        if v.verdict != "yes" and v.missing:
-            cannot.append(f"{v.topic_name or key}: lacks " + ", ".join(v.missing))
     fit = None
     if c.fit_tier is not None:
         tier = goal.fit_tiers[c.fit_tier]
@@ -122,6 +136,17 @@ def _option(c: Candidate, rank: int, goal: Goal, currency: Currency) -> Recommen
         if c.fit_tier > 0:
             best = goal.fit_tiers[0]
             cannot.append(f"{what} at {best.label} (needs about {best.min_vram_gb:g} GB)")
+    by_verdict: dict[str, list[str]] = {}
+    for key, v in c.verdicts.items():
+        by_verdict.setdefault(v.verdict, []).append(_topic_label(v.topic_name or key, key))
+        if v.verdict != "yes" and v.missing:
+            cannot.append(f"{v.topic_name or key}: lacks " + ", ".join(v.missing))
+    for verdict in ("yes", "partial"):
+        if by_verdict.get(verdict):
+            reasons.append(f"{verdict.capitalize()}: " + ", ".join(by_verdict[verdict]) + ".")
+    reasons.append(
+        _price_text(c, currency) + ("; over the budget." if not c.within_budget else ".")
+    )
     sources = [*c.price.sources]
     for v in c.verdicts.values():
         sources.extend(v.sources)
@@ -214,20 +239,21 @@ def _free_tiers(goal: Goal) -> list[FreeTier]:
 
     t4 = load_catalog().by_name("T4")
     covers: list[str] = []
+    partly: list[str] = []
     cannot: list[str] = []
     if t4 is not None:
         for topic in goal.topics:
             v = assess(t4, topic)
-            (covers if v.verdict in VERDICT_POINTS else cannot).append(topic.name)
+            {"yes": covers, "partial": partly}.get(v.verdict, cannot).append(topic.name)
         if goal.fit_tiers and t4.vram_gb is not None:
             what = goal.model or goal.workload or "the workload"
             ok = any(t4.vram_gb >= tier.min_vram_gb for tier in goal.fit_tiers)
             (covers if ok else cannot).append(f"{what} in {t4.vram_gb:g} GB")
     return [
-        FreeTier(name="Google Colab (free tier)", gpu="T4", covers=covers, cannot=cannot,
-                 sources=[COLAB_SOURCE, CORPUS_QUIZ]),
-        FreeTier(name="Kaggle notebooks (free)", gpu=None, covers=covers, cannot=cannot,
-                 sources=[CORPUS_QUIZ]),
+        FreeTier(name="Google Colab (free tier)", gpu="T4", covers=covers, partly=partly,
+                 cannot=cannot, sources=[COLAB_SOURCE, CORPUS_QUIZ]),
+        FreeTier(name="Kaggle notebooks (free)", gpu=None, covers=covers, partly=partly,
+                 cannot=cannot, sources=[CORPUS_QUIZ]),
     ]  # fmt: skip
 
 
@@ -281,15 +307,22 @@ def _summary(
     if goal.problems:
         return " ".join(goal.problems)
     what = f" for {goal.description}" if goal.description else ""
+    free_all = bool(free and free[0].covers and not free[0].cannot and not free[0].partly)
+    if free_all:
+        target = goal.description or "this goal"
+        lead = f"The free tiers (Google Colab's T4, Kaggle) already cover {target}."
+        if not options:
+            return lead + " Nothing else is needed to start."
     if options:
         first = options[0]
-        head = f"Best option{what}: {_verb(first)} {first.gpu} ({first.reasons[0]})."
+        head = f"Best option{what}: {_verb(first)} {first.gpu} ({option_price(first, currency)})."
         rest = [f"{_verb(o)} {o.gpu}" for o in options[1:3]]
-        return head + (" Then: " + "; ".join(rest) + "." if rest else "")
+        text = head + (" Then: " + "; ".join(rest) + "." if rest else "")
+        return f"{lead} {text}" if free_all else text
     budget = _money(q.budget, currency) if q.budget is not None else "no budget limit"
     text = f"Nothing fits {budget}{what} with these constraints."
     if nearest:
-        text += f" Closest: {_verb(nearest[0])} {nearest[0].gpu} ({nearest[0].reasons[0]})."
+        text += f" Closest: {_verb(nearest[0])} {nearest[0].gpu} ({option_price(nearest[0], currency)})."
     if free and free[0].covers:
         text += f" Free tiers (Colab, Kaggle) cover: {', '.join(free[0].covers[:4])}."
     return text

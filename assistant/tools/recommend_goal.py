@@ -8,8 +8,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from assistant.knowledge.sources import Source
-from assistant.knowledge.topics import Topic, find_topic_mentions, get_topic, match_topic
-from assistant.knowledge.topics import suggest_topics, topic_for_part
+from assistant.knowledge.topics import (
+    Topic,
+    find_topic_mentions,
+    get_topic,
+    match_topic,
+    suggest_topics,
+    topic_for_part,
+)
 from assistant.tools.fit import FitQuery, estimate_fit, minimum_vram_gb
 
 if TYPE_CHECKING:
@@ -80,22 +86,25 @@ class Goal:
 
     @property
     def parts(self) -> list[int]:
-        return [t.part for t in self.topics if t.part is not None]
+        """Guide parts of a learning goal (a feature goal such as megakernels names none)."""
+        features = {t.key for t in self.feature_topics}
+        return [t.part for t in self.topics if t.part is not None and t.key not in features]
 
-    def add_topic(self, topic: Topic) -> None:
+    def add_topic(self, topic: Topic, as_guide_part: bool = False) -> None:
+        """A requirement; a guide part makes it a learning goal, anything else a feature goal."""
         if all(t.key != topic.key for t in self.topics):
             self.topics.append(topic)
-        if topic.part is None and all(t.key != topic.key for t in self.feature_topics):
-            self.feature_topics.append(topic)
-        if topic.part is not None:
+        if as_guide_part:
             self.learning = True
+        elif all(t.key != topic.key for t in self.feature_topics):
+            self.feature_topics.append(topic)
 
 
 def _guide_up_to(goal: Goal, part: int) -> None:
     for n in range(1, part + 1):
         topic = topic_for_part(n)
         if topic is not None:
-            goal.add_topic(topic)
+            goal.add_topic(topic, as_guide_part=True)
 
 
 def resolve_goal(q: RecommendQuery) -> Goal:
@@ -117,6 +126,13 @@ def resolve_goal(q: RecommendQuery) -> Goal:
     goal.workload = workload
     if workload or model or q.model_params_b:
         _size_workload(goal, workload, model, q.model_params_b)
+        tensor_cores = get_topic("tensor_cores")
+        if tensor_cores is not None and all(t.key != tensor_cores.key for t in goal.topics):
+            goal.topics.append(tensor_cores)
+            goal.assumptions.append(
+                "AI workloads need tensor cores (the corpus's criterion), so cards without them "
+                "are left out."
+            )
     if not goal.topics and not goal.workload and not goal.fit_tiers and not goal.problems:
         _guide_up_to(goal, 9)
         goal.assumptions.append(
@@ -135,7 +151,8 @@ def _read_goal_text(
     for mention in find_topic_mentions(text):
         topic = get_topic(mention.key)
         if topic is not None and not (up_to and topic.part and topic.part <= int(up_to.group(1))):
-            goal.add_topic(topic)
+            is_part = topic.part is not None and bool(re.match(r"(?i)part", mention.text))
+            goal.add_topic(topic, as_guide_part=is_part)
     if workload is None:
         workload = next((w for pattern, w in _WORKLOAD_WORDS if pattern.search(text)), None)
     if model is None:

@@ -126,27 +126,26 @@ def build_candidates(
                         )
                     )
         if "rent" in kinds:
-            rng = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
-            if rng is not None:
-                hours = q.budget / rng.typical if q.budget is not None else None
-                hours_low = q.budget / rng.low if q.budget is not None else None
+            hourly = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
+            if hourly is not None:
+                hours = q.budget / hourly.typical if q.budget is not None else None
+                hours_low = q.budget / hourly.low if q.budget is not None else None
                 within = hours is None or hours >= MIN_RENT_HOURS
                 out.append(
                     Candidate(
                         kind="rent",
-                        price=rng,
+                        price=hourly,
                         within_budget=within,
                         hours=hours,
                         hours_low_rate=hours_low,
                         **base,
-                    )  # fmt: skip
+                    )
                 )
     notes = []
     if skipped_power:
         notes.append(
             f"Left out for drawing more than {q.max_power_w} W (or an unknown board power): "
-            + ", ".join(skipped_power[:6])
-            + ("…" if len(skipped_power) > 6 else "")
+            + ", ".join(skipped_power)
             + "."
         )
     return out, notes
@@ -170,6 +169,8 @@ def arrange(candidates: list[Candidate], goal: Goal, mode: str, limit: int) -> l
     merged: list[Candidate] = []
     for i in range(max(len(buys), len(rents))):
         merged.extend(x[i] for x in (buys, rents) if i < len(x))
+    if not goal.learning:  # a feature or workload: better coverage first, whatever the kind
+        merged.sort(key=lambda c: (c.fit_tier or 0, -c.points))
     picked: list[Candidate] = []
     covered: set[str] = set()
     while merged and len(picked) < limit:

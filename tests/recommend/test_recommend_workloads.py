@@ -1,0 +1,57 @@
+"""Workload goals: VRAM checked with the workload-fit estimate, lower precision as a second tier."""
+
+from __future__ import annotations
+
+from assistant.tools.fit import FitQuery, minimum_vram_gb
+from assistant.tools.recommend import Recommendation, RecommendQuery, recommend
+
+
+def run(**kw: object) -> Recommendation:
+    return recommend(RecommendQuery.model_validate({"currency": "USD", **kw}))
+
+
+def test_flux_on_24_gb_needs_fp8_and_says_so() -> None:
+    bf16 = minimum_vram_gb(FitQuery(model="flux dev", task="image_generation"))
+    fp8 = minimum_vram_gb(FitQuery(model="flux dev", task="image_generation", precision="fp8"))
+    assert bf16 is not None and fp8 is not None and fp8 < 24 < bf16
+    r = run(workload="flux", mode="buy", budget=3000)
+    top = r.options[0]
+    assert (top.gpu, top.condition) == ("GeForce RTX 3090", "used")
+    assert top.fit == f"FLUX.1-dev fits at fp8 (needs about {fp8:g} GB)"
+    assert top.cannot == [f"FLUX.1-dev at bf16 (needs about {bf16:g} GB)"]
+
+
+def test_llm_inference_puts_cards_that_hold_bf16_first() -> None:
+    r = run(workload="llm_inference", model="llama 3.1 70b", mode="rent", budget=100)
+    need = minimum_vram_gb(FitQuery(model="llama 3.1 70b"))
+    assert need is not None and need > 141
+    assert r.options[0].gpu == "B200" and r.options[0].cannot == []
+    assert all(o.fit and "fits at fp8" in o.fit for o in r.options[1:])
+
+
+def test_model_size_without_a_name() -> None:
+    r = run(workload="qlora", model_params_b=8, mode="buy", budget=300)
+    assert [o.gpu for o in r.options] == ["GeForce RTX 4060"]
+    assert r.goal == "qlora; 8B"
+
+
+def test_goal_text_names_workload_and_model() -> None:
+    r = run(goal="LoRA sur SDXL", mode="buy", budget=700, condition="used")
+    assert r.goal == "lora; SDXL base 1.0"
+    assert [o.gpu for o in r.options] == ["GeForce RTX 3060 12GB", "GeForce RTX 3090"]
+
+
+def test_workloads_only_get_cuda_cards() -> None:
+    r = run(workload="llm_inference", model="llama 3.1 70b", mode="rent")
+    assert "Instinct MI300X" not in [o.gpu for o in r.options]
+
+
+def test_unknown_model_is_reported_not_raised() -> None:
+    r = run(workload="llm_inference", model="nonexistent-model-xyz")
+    assert r.options == []
+    assert r.summary.startswith("Unknown model 'nonexistent-model-xyz'")
+
+
+def test_llm_without_a_size_is_not_vram_checked() -> None:
+    r = run(workload="llm_inference", mode="rent", budget=50)
+    assert any(n.startswith("No model size given for LLM inference") for n in r.notes)

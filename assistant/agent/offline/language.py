@@ -44,6 +44,15 @@ _ENGLISH = _words(
     weekend spend spending get got have has any some each every also only just
     """
 )
+STOPWORDS = _FRENCH | _ENGLISH
+# Grammar words only: a sentence holding one of these is not French, whatever its technical terms.
+ENGLISH_FUNCTION_WORDS = _words(
+    """
+    the is are was were be been of to and or with for from which that this these those has have had
+    only not no on in at by it its can could would should when where what how than then there per
+    into about also but if your you we they their will does do did an any every each such
+    """
+)
 _ACCENTS = re.compile(r"[àâçéèêëîïôûùœ]", re.IGNORECASE)
 _FRENCH_PATTERNS = re.compile(
     r"\b(?:qu'|c'est|j'ai|l'|d'|n'|s'|est-ce|y a-t-il|puis-je|peut-on|dois-je|\d+\s?(?:€|eur)\b|\d+\s?go\b|\d+\s?ko\b)",
@@ -59,6 +68,11 @@ def language_scores(text: str) -> tuple[float, float]:
     fr += 0.75 * len(_ACCENTS.findall(text))
     fr += 1.0 * len(_FRENCH_PATTERNS.findall(text))
     return fr, en
+
+
+def english_function_words(text: str) -> int:
+    """How many English grammar words `text` holds."""
+    return sum(1 for w in _WORD.findall(text) if w.lower() in ENGLISH_FUNCTION_WORDS)
 
 
 def detect_language(text: str, default: Lang = "en") -> Lang:

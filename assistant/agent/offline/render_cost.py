@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from assistant.agent.offline.language import Lang
+from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.render_gpu import render_unknown
 from assistant.agent.offline.texts import (
     bullet_list,
@@ -170,11 +171,18 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
         ),
         "dedicated": pick(lang, "Dedicated", "Dédiée"),
     }
+    job = hours(result.get("job_hours"), lang)
     head = pick(
         lang,
-        f"**For a {hours(result.get('job_hours'), lang)} job: {verdicts.get(str(verdict), verdict)}.**",
-        f"**Pour un travail de {hours(result.get('job_hours'), lang)} : {verdicts.get(str(verdict), verdict)}.**",
+        f"**For a job of {job}: {verdicts.get(str(verdict), verdict)}.**",
+        f"**Pour un travail de {job} : {verdicts.get(str(verdict), verdict)}.**",
     )
+    if not parse_durations(question):
+        head += pick(
+            lang,
+            f" (The job length was not given: {job} assumed.)",
+            f" (Durée non précisée : {job} supposées.)",
+        )
     rule = pick(
         lang,
         "Rule of thumb: spot for learning and interactive work (an interruption costs a few minutes), "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.agent.offline.language import Lang
@@ -102,78 +103,173 @@ def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
             + ", ".join(result["bigger_cards"][:4])
         )
     measured = result.get("nearest_measured")
-    if isinstance(measured, dict) and measured:
-        value = measured.get("peak_gb") or measured.get("value") or measured.get("gb")
-        label = measured.get("setup") or measured.get("workload") or measured.get("model") or ""
-        if value:
-            lines.append(
-                pick(
-                    lang,
-                    f"Nearest measured figure: {num(value, lang)} ({label}).",
-                    f"Mesure réelle la plus proche : {num(value, lang)} ({label}).",
-                )
-            )
+    if isinstance(measured, dict) and measured.get("value_gb"):
+        setup = " · ".join(
+            str(measured[k]) for k in ("model", "precision_or_method", "gpu") if measured.get(k)
+        )
+        lines.append(
+            pick(lang, "Nearest measured peak: ", "Pic mesuré le plus proche : ")
+            + f"{_gb(measured['value_gb'], lang)} ({setup})."
+        )
     return "\n\n".join(lines)
 
 
+def _topic_label(topic: str, lang: Lang) -> str:
+    part = re.match(r"part(\d)_", topic)
+    if part:
+        return part.group(1)
+    return topic.replace("_", " ")
+
+
+def _verdict_summary(verdicts: dict[str, str], lang: Lang) -> str:
+    groups: dict[str, list[str]] = {}
+    for topic, verdict in verdicts.items():
+        groups.setdefault(verdict, []).append(_topic_label(topic, lang))
+    words = {"yes": ("yes", "oui"), "partial": ("partial", "partiel"), "no": ("no", "non")}
+    out = []
+    for verdict in ("yes", "partial", "no"):
+        items = groups.get(verdict)
+        if items:
+            parts = [i for i in items if i.isdigit()]
+            named = [i for i in items if not i.isdigit()]
+            label = pick(lang, "parts ", "parties ") + ", ".join(parts) if parts else ""
+            listed = ", ".join(x for x in [label, *named] if x)
+            sep = " : " if lang == "fr" else ": "
+            out.append(f"{pick(lang, *words[verdict])}{sep}{listed}")
+    return "; ".join(out)
+
+
 def _option_line(option: dict[str, Any], lang: Lang, currency: str | None) -> str:
-    name = option.get("gpu") or option.get("name") or option.get("card") or "?"
+    name = option.get("gpu") or "?"
     bits = [f"**{name}**"]
-    if option.get("condition"):
-        bits.append(
-            pick(
-                lang,
-                str(option["condition"]),
-                {"used": "occasion", "new": "neuve"}.get(
-                    str(option["condition"]), str(option["condition"])
-                ),
+    if option.get("kind") == "rent":
+        bits.append(pick(lang, "rent", "location"))
+        if option.get("rate_per_hour"):
+            bits.append(f"{money(option['rate_per_hour'], currency, lang)}/h")
+        if option.get("hours"):
+            bits.append(
+                pick(
+                    lang,
+                    f"≈ {num(option['hours'], lang, 0)} h for the budget",
+                    f"≈ {num(option['hours'], lang, 0)} h pour le budget",
+                )
             )
+    else:
+        condition = {"used": ("used", "occasion"), "new": ("new", "neuve")}.get(
+            str(option.get("condition"))
         )
-    price_low, price_high = option.get("price_low"), option.get("price_high")
-    if price_low is not None:
         bits.append(
-            money(price_low, currency, lang)
-            + (
-                f" – {money(price_high, currency, lang)}"
-                if price_high and price_high != price_low
-                else ""
+            pick(lang, "buy", "achat") + (f" ({pick(lang, *condition)})" if condition else "")
+        )
+        if option.get("price_low") is not None:
+            high = option.get("price_high")
+            bits.append(
+                money(option["price_low"], currency, lang)
+                + (
+                    f" – {money(high, currency, lang)}"
+                    if high and high != option["price_low"]
+                    else ""
+                )
             )
-        )
-    if option.get("hours"):
-        bits.append(f"{num(option['hours'], lang, 0)} h")
-    if option.get("rate_per_hour") or option.get("rate"):
-        bits.append(f"{money(option.get('rate_per_hour') or option.get('rate'), currency, lang)}/h")
-    line = " · ".join(bits)
-    reasons = [r for r in (in_language(r, lang) for r in (option.get("reasons") or [])[:2]) if r]
-    limits = [
-        r
-        for r in (
-            in_language(r, lang)
-            for r in (option.get("limitations") or option.get("cannot") or [])[:2]
-        )
-        if r
+    specs = [
+        _gb(option["vram_gb"], lang) if option.get("vram_gb") else "",
+        f"`{option['arch_target']}`" if option.get("arch_target") else "",
+        f"{num(option['tdp_w'], lang, 0)} W" if option.get("tdp_w") else "",
     ]
-    if reasons:
-        line += " — " + " ".join(reasons)
-    if limits:
-        line += pick(lang, " Limits: ", " Limites : ") + " ".join(limits)
-    return line
+    bits.append(", ".join(x for x in specs if x))
+    verdicts = _verdict_summary(option.get("verdicts") or {}, lang)
+    if verdicts:
+        bits.append(verdicts)
+    if option.get("fit"):
+        bits.append(str(option["fit"]))
+    return " · ".join(b for b in bits if b)
+
+
+def _note(note: str, lang: Lang) -> str | None:
+    """A recommendation note; in French, corrections to the guide keep the guide's own quote."""
+    if lang == "en":
+        return note
+    quote = re.search(r"«[^»]+»", note)
+    if note.startswith("Correction") and quote:
+        return f"Correction au guide : il dit {quote.group(0)} ; les documents de NVIDIA disent autrement (voir les sources)."
+    return in_language(note, lang)
+
+
+def _cheapest(item: dict[str, Any], lang: Lang, currency: str | None) -> str:
+    picks = []
+    for kind in ("buy", "rent"):
+        pick_ = item.get(kind)
+        if not pick_:
+            continue
+        price = money_range_plain(pick_.get("low"), pick_.get("high"), currency, lang)
+        if kind == "rent":
+            picks.append(
+                pick(lang, f"rent {pick_['gpu']} ({price}/h)", f"louer {pick_['gpu']} ({price}/h)")
+            )
+        else:
+            picks.append(
+                pick(lang, f"buy {pick_['gpu']} ({price})", f"acheter {pick_['gpu']} ({price})")
+            )
+    name = item.get("topic_name") or item.get("topic")
+    head = pick(lang, f"Cheapest hardware for {name}: ", f"Matériel le moins cher pour {name} : ")
+    return head + (pick(lang, " or ", " ou ").join(picks) if picks else "—")
+
+
+def money_range_plain(low: Any, high: Any, currency: str | None, lang: Lang) -> str:
+    if high is None or low == high:
+        return money(low, currency, lang)
+    return f"{money(low, currency, lang)} – {money(high, currency, lang)}"
 
 
 def render_recommend(result: dict[str, Any], question: str, lang: Lang) -> str:
-    options = result.get("options") or result.get("recommendations") or []
+    options = result.get("options") or []
     currency = result.get("currency")
-    if not options:
-        text = in_language(str(result.get("summary") or result.get("message") or ""), lang)
-        return text or pick(
-            lang, "No option fits these constraints.", "Aucune option ne respecte ces contraintes."
+    lines = []
+    if options:
+        lines.append(pick(lang, "**Recommended:**", "**Recommandations :**"))
+        lines.append(
+            "\n".join(
+                f"{i}. {_option_line(o, lang, currency)}" for i, o in enumerate(options[:3], 1)
+            )
         )
-    head = pick(lang, "**Recommended:**", "**Recommandations :**")
-    lines = [
-        head,
-        "\n".join(f"{i}. {_option_line(o, lang, currency)}" for i, o in enumerate(options[:4], 1)),
-    ]
-    notes = [n for n in (in_language(n, lang) for n in result.get("notes") or []) if n]
+        first = options[0]
+        cannot = [c for c in (in_language(c, lang) for c in first.get("cannot") or []) if c]
+        if cannot:
+            lines.append(
+                pick(
+                    lang,
+                    f"What {first.get('gpu')} can't do: ",
+                    f"Ce que {first.get('gpu')} ne fait pas : ",
+                )
+                + "; ".join(cannot[:3])
+            )
+    else:
+        budget = result.get("budget")
+        lines.append(
+            pick(lang, "**Nothing fits these constraints**", "**Rien ne respecte ces contraintes**")
+            + (f" ({money(budget, currency, lang)})" if budget is not None else "")
+            + "."
+        )
+        closest = result.get("closest") or []
+        if closest:
+            lines.append(
+                pick(lang, "Closest options:", "Options les plus proches :")
+                + "\n"
+                + "\n".join(f"- {_option_line(o, lang, currency)}" for o in closest[:3])
+            )
+    for item in result.get("cheapest_for_feature") or []:
+        lines.append(_cheapest(item, lang, currency))
+    free = [t for t in result.get("free_tiers") or [] if t.get("covers")]
+    if free and (not options or (result.get("budget") or 0) < 300):
+        names = ", ".join(str(t.get("name")) for t in free)
+        lines.append(
+            pick(
+                lang,
+                f"Free: {names} cover {len(free[0]['covers'])} of the goal's topics.",
+                f"Gratuit : {names} couvrent {len(free[0]['covers'])} des sujets visés.",
+            )
+        )
+    notes = [n for n in (_note(n, lang) for n in result.get("notes") or []) if n]
     if notes:
         lines.append(bullet_list(notes[:3]))
     return "\n\n".join(lines)

@@ -6,7 +6,15 @@ import re
 from typing import Any
 
 from assistant.agent.offline.language import Lang
-from assistant.agent.offline.texts import bullet_list, in_language, label, num, pick, verdict_word
+from assistant.agent.offline.texts import (
+    bullet_list,
+    in_language,
+    label,
+    num,
+    pick,
+    to_french,
+    verdict_word,
+)
 
 # Which card figure a question asks about, by the words it uses.
 ASKED_FIELDS: list[tuple[re.Pattern[str], str]] = [
@@ -192,7 +200,8 @@ def render_capability(result: dict[str, Any], question: str, lang: Lang) -> str:
     else:
         reasons = [r for r in (in_language(r, lang) for r in result.get("reasons") or []) if r]
         if result.get("missing"):
-            reasons.insert(0, "Ce qui manque : " + ", ".join(str(m) for m in result["missing"]))
+            missing = [to_french(str(m)) or str(m) for m in result["missing"]]
+            reasons.insert(0, "Ce qui manque : " + ", ".join(missing))
         lines.append(bullet_list(reasons))
     if result.get("corpus_note"):
         lines.append(

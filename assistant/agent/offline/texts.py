@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from assistant.agent.offline.language import Lang, detect_language
+from assistant.agent.offline.language import Lang, english_function_words
 
 
 def pick(lang: Lang, en: str, fr: str) -> str:
@@ -37,7 +37,8 @@ def money(amount: Any, currency: str | None, lang: Lang) -> str:
     if not isinstance(amount, int | float) or not math.isfinite(float(amount)):
         return "?"
     cur = currency if currency in ("EUR", "USD") else "USD"
-    decimals = 0 if abs(amount) >= 100 else 2
+    whole = abs(float(amount) - round(float(amount))) < 0.005
+    decimals = 0 if abs(amount) >= 100 or whole else 2
     return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]
 
 
@@ -101,7 +102,15 @@ _FR_RULES: list[tuple[str, str]] = [
     (r"[Mm]odels are limited to about (\d+) GB", r"modèles limités à environ \1 Go"),
     (r"shared memory ≥ (\d+) KB per SM", r"mémoire partagée ≥ \1 Ko par SM"),
     (r"VRAM ≥ (\d+) GB", r"VRAM ≥ \1 Go"),
+    (r",? which constrains tile sizes and on-chip buffers", ", ce qui contraint la taille des tuiles et les tampons sur la puce"),
+    (r"\(the card's VRAM\)", "(la VRAM de la carte)"),
+    (r"(\d+) GB or more is comfortable here", r"\1 Go ou plus sont confortables ici"),
+    (r"\bdatacenter Blackwell\b", "Blackwell datacenter"),
     (r"\bhas no\b", "n'a pas de"),
+    (r"\bhas\b", "a"),
+    (r"\bper SM\b", "par SM"),
+    (r"\b(\d+(?:\.\d+)?) KB\b", r"\1 Ko"),
+    (r"\b(\d+(?:\.\d+)?) GB\b", r"\1 Go"),
     (r"\bonly on\b", "seulement sur"),
     (r"\band no\b", "et pas de"),
     (r"\bvia\b", "via"),
@@ -110,6 +119,7 @@ _FR_RULES: list[tuple[str, str]] = [
     (r"\bfor a few hours\b", "pour quelques heures"),
     (r"\bno consumer card has\b", "aucune carte grand public n'a"),
     (r"\bcorpus\b", "guide"),
+    (r" or ", " ou "),
 ]  # fmt: skip
 
 
@@ -118,14 +128,24 @@ def to_french(sentence: str) -> str | None:
     out = sentence
     for pattern, repl in _FR_RULES:
         out = re.sub(pattern, repl, out)
-    return out if detect_language(out, default="fr") == "fr" else None
+    unquoted = re.sub(r"«[^»]*»", " ", out)
+    return out if english_function_words(unquoted) == 0 else None
+
+
+def french_clauses(sentence: str) -> str | None:
+    """The clauses of a tool sentence that read fully in French (the others are left out)."""
+    whole = to_french(sentence)
+    if whole is not None:
+        return whole
+    kept = [c for c in (to_french(part) for part in re.split(r";\s*", sentence)) if c]
+    return "; ".join(kept) if kept else None
 
 
 def in_language(sentence: str, lang: Lang) -> str | None:
     """The sentence as is in English; in French, translated or dropped."""
     if lang == "en":
         return sentence
-    return to_french(sentence)
+    return french_clauses(sentence)
 
 
 def bullet_list(items: list[str]) -> str:

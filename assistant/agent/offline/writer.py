@@ -6,10 +6,12 @@ retrieved passages as [1], [2]... in the order the agent records them (the answe
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from assistant.agent.offline.language import Lang
+from assistant.agent.offline.language import STOPWORDS, Lang
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.render_cost import (
@@ -46,6 +48,7 @@ RENDERERS: dict[str, Renderer] = {
     "probe_gpus": render_probe,
 }
 MAX_QUOTES = 2
+_COMMON = STOPWORDS | frozenset({"card", "cards", "carte", "cartes", "much", "many"})
 MAX_QUOTE_CHARS = 280
 WHAT_I_DO = {
     "en": (
@@ -99,18 +102,47 @@ def _quote(passage: dict[str, Any]) -> str:
     return text
 
 
-def _quotes(passages: list[dict[str, Any]], lang: Lang, limit: int = MAX_QUOTES) -> str:
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _salient_terms(reading: Reading) -> set[str]:
+    """Words of the question worth finding in a passage: card numbers, topics, long words."""
+    terms = {t for t in re.findall(r"[a-z0-9_.]{4,}", _fold(reading.text)) if t not in _COMMON}
+    for card in reading.entities.gpus:
+        terms.update(re.findall(r"\d{3,4}|[a-z]\d{2,3}", _fold(card)))
+    terms.update(t.replace("_", ".") for t in reading.entities.topics)
+    terms.update(reading.entities.topics)
+    return terms
+
+
+def _ranked(passages: list[dict[str, Any]], reading: Reading) -> list[tuple[int, dict[str, Any]]]:
+    """(number, passage) with the passages that share the most salient terms first."""
+    terms = _salient_terms(reading)
+
+    def overlap(item: tuple[int, dict[str, Any]]) -> int:
+        text = _fold(str(item[1].get("text") or ""))
+        return sum(1 for t in terms if t in text)
+
+    numbered = list(enumerate(passages, 1))
+    return sorted(numbered, key=lambda item: (-overlap(item), item[0]))
+
+
+def _quotes(passages: list[dict[str, Any]], reading: Reading, limit: int = MAX_QUOTES) -> str:
     lines = []
-    for number, passage in enumerate(passages, 1):
+    for number, passage in _ranked(passages, reading):
         if len(lines) >= limit:
             break
         if not passage_is_safe(str(passage.get("text") or "")):
             continue
-        section = passage.get("section") or passage.get("title") or ""
+        section = str(passage.get("section") or passage.get("title") or "").split(" > ")[-1]
         lines.append(f"> {_quote(passage)} [{number}] — *{section}*")
     if not lines:
         return ""
-    return pick(lang, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+    return (
+        pick(reading.language, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+    )
 
 
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
@@ -159,7 +191,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     parts.extend(sections)
     only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
     if sections:
-        quotes = "" if only_unknown else _quotes(passages, lang)
+        quotes = "" if only_unknown else _quotes(passages, reading, limit=1)
         if quotes:
             parts.append(quotes)
     elif reading.intents == ["off_topic"] or reading.intents == ["declined"]:
@@ -169,7 +201,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             )
             + WHAT_I_DO[lang]
         )
-        quotes = _quotes(passages, lang)
+        quotes = _quotes(passages, reading)
         if quotes:
             parts.append(
                 pick(lang, "The closest passages I found:", "Les passages les plus proches :")
@@ -177,7 +209,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
                 + quotes
             )
     elif passages:
-        parts.append(_quotes(passages, lang, limit=3))
+        parts.append(_quotes(passages, reading, limit=3))
     else:
         parts.append(
             pick(

@@ -43,8 +43,8 @@ def build_recommendation(
     fitting = [c for c in candidates if c.within_budget]
     picked = arrange(fitting, goal, q.mode, q.limit) if not goal.problems else []
     near = closest(candidates) if not picked and not goal.problems else []
-    options = [_option(c, i, goal, currency) for i, c in enumerate(picked, 1)]
-    nearest = [_option(c, i, goal, currency) for i, c in enumerate(near, 1)]
+    options = [_option(c, i, goal, currency, q.budget) for i, c in enumerate(picked, 1)]
+    nearest = [_option(c, i, goal, currency, q.budget) for i, c in enumerate(near, 1)]
     per_feature = [cheapest(t, currency, rate) for t in goal.feature_topics]
     free = free_tiers(goal)
     notes = [*goal.problems, *notes, *goal.notes, *gap_notes(picked, goal)]
@@ -111,7 +111,17 @@ def _price_text(c: Candidate, currency: Currency) -> str:
     return f"Rent at {_money(c.price.typical, currency)}/h typical ({span}/h seen)"
 
 
-def _option(c: Candidate, rank: int, goal: Goal, currency: Currency) -> RecommendOption:
+def _budget_remark(c: Candidate, budget: float | None) -> str:
+    if not c.within_budget:
+        return "; over the budget."
+    if c.kind == "buy" and budget is not None and c.price.typical > budget:
+        return "; within the budget only at the low end of its price range."
+    return "."
+
+
+def _option(
+    c: Candidate, rank: int, goal: Goal, currency: Currency, budget: float | None
+) -> RecommendOption:
     from assistant.tools.recommend import RecommendOption
 
     card = c.card
@@ -140,9 +150,7 @@ def _option(c: Candidate, rank: int, goal: Goal, currency: Currency) -> Recommen
     for verdict in ("yes", "partial"):
         if by_verdict.get(verdict):
             reasons.append(f"{verdict.capitalize()}: " + ", ".join(by_verdict[verdict]) + ".")
-    reasons.append(
-        _price_text(c, currency) + ("; over the budget." if not c.within_budget else ".")
-    )
+    reasons.append(_price_text(c, currency) + _budget_remark(c, budget))
     sources = [*c.price.sources]
     for v in c.verdicts.values():
         sources.extend(v.sources)

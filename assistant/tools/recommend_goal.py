@@ -118,7 +118,7 @@ def resolve_goal(q: RecommendQuery) -> Goal:
             goal.problems.append(f"'{q.feature}' is not a known feature or topic.")
             goal.suggestions.extend(suggest_topics(q.feature))
         else:
-            goal.add_topic(topic)
+            goal.add_topic(topic, as_guide_part=_names_a_part(q.feature, topic))
     workload: Workload | None = q.workload
     model = q.model
     if q.goal:
@@ -151,8 +151,7 @@ def _read_goal_text(
     for mention in find_topic_mentions(text):
         topic = get_topic(mention.key)
         if topic is not None and not (up_to and topic.part and topic.part <= int(up_to.group(1))):
-            is_part = topic.part is not None and bool(re.match(r"(?i)part", mention.text))
-            goal.add_topic(topic, as_guide_part=is_part)
+            goal.add_topic(topic, as_guide_part=_names_a_part(mention.text, topic))
     if workload is None:
         workload = next((w for pattern, w in _WORKLOAD_WORDS if pattern.search(text)), None)
     if model is None:
@@ -166,6 +165,11 @@ def _read_goal_text(
         _guide_up_to(goal, 9)
         goal.assumptions.append("Goal read as learning GPU programming with the guide (parts 1–9).")
     return workload, model
+
+
+def _names_a_part(text: str, topic: Topic) -> bool:
+    """'part 8' / 'partie 8' names a guide part; 'megakernels' names the same topic as a feature."""
+    return topic.part is not None and bool(re.match(r"(?i)\s*part", text))
 
 
 def _size_workload(

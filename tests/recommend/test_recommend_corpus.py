@@ -62,3 +62,21 @@ def test_either_mode_is_a_card_at_home_plus_hopper_and_blackwell_hours() -> None
         ("rent", "H100 PCIe 80GB"),
         ("rent", "B200"),
     ]
+
+
+def test_a_5090_at_2000_euros_is_only_the_low_end() -> None:
+    top = run(budget=2000, mode="buy").options[0]
+    assert top.gpu == "GeForce RTX 5090"
+    assert top.reasons[-1] == (
+        "Buy new at €1,850.93–€3,000.00; within the budget only at the low end of its price range."
+    )
+
+
+def test_parts_named_in_text_or_as_feature_are_a_learning_goal() -> None:
+    for r in (run(goal="parties 4 et 8", budget=400), run(feature="part 4", budget=400)):
+        assert [(o.kind, o.gpu) for o in r.options[:3]] == [
+            ("buy", "GeForce RTX 5060 Ti 16GB"),
+            ("rent", "H100 PCIe 80GB"),
+            ("rent", "B200"),
+        ]
+        assert r.cheapest_for_feature == []

@@ -15,7 +15,7 @@ from assistant.money import Currency
 from assistant.tools.capability import assess
 from assistant.tools.cost_base import CORPUS_DOC1, CORPUS_QUIZ
 from assistant.tools.recommend_goal import Goal
-from assistant.tools.recommend_rank import Candidate
+from assistant.tools.recommend_rank import Candidate, priced_cards
 
 if TYPE_CHECKING:
     from assistant.tools.recommend import FeatureCheapest, FreeTier, RecommendQuery
@@ -109,7 +109,7 @@ def free_tiers(goal: Goal) -> list[FreeTier]:
 def cheapest(topic: Topic, currency: Currency, rate: float) -> FeatureCheapest:
     from assistant.tools.recommend import CheapestPick, FeatureCheapest
 
-    rows = [(card, assess(card, topic)) for card in load_catalog().gpus]
+    rows = [(card, assess(card, topic)) for card in priced_cards()]
     best = [r for r in rows if r[1].verdict == "yes"] or [
         r for r in rows if r[1].verdict == "partial"
     ]

@@ -12,11 +12,19 @@ which is how "a card at home plus H100 and B200 hours for parts 4 and 8" comes o
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from assistant.knowledge.features import features_for_card
 from assistant.knowledge.gpus import GpuCard, load_catalog
-from assistant.knowledge.prices import PriceRange, hourly_price_range, purchase_price
+from assistant.knowledge.prices import (
+    PriceRange,
+    canonical_gpu,
+    hourly_price_range,
+    load_hourly_prices,
+    load_purchase_prices,
+    purchase_price,
+)
 from assistant.knowledge.sources import Source
 from assistant.money import Currency
 from assistant.tools.capability import CapabilityVerdict, assess
@@ -78,6 +86,13 @@ def _fit_tier(card: GpuCard, goal: Goal) -> tuple[bool, int | None]:
     return False, None
 
 
+@lru_cache(maxsize=1)
+def priced_cards() -> tuple[GpuCard, ...]:
+    """Catalog cards with at least one purchase or rental price row, in catalog order."""
+    names = {canonical_gpu(r.gpu) for r in (*load_purchase_prices(), *load_hourly_prices())}
+    return tuple(card for card in load_catalog().gpus if card.name in names)
+
+
 def _purchase(
     card: GpuCard, condition: str, currency: Currency, rate: float
 ) -> tuple[PriceRange, str] | None:
@@ -97,9 +112,17 @@ def build_candidates(
     out: list[Candidate] = []
     skipped_power: list[str] = []
     kinds = q.kinds()
-    for card in load_catalog().gpus:
+    for card in priced_cards():
         if (goal.workload or goal.fit_tiers) and card.vendor != "nvidia":
             continue  # the corpus's advice for AI workloads: the CUDA ecosystem
+        bought = None
+        if "buy" in kinds and card.segment in BUYABLE_SEGMENTS:
+            bought = _purchase(card, q.condition, currency, rate)
+        hourly = None
+        if "rent" in kinds:
+            hourly = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
+        if bought is None and hourly is None:
+            continue
         verdicts = {t.key: assess(card, t) for t in goal.topics}
         if any(v.verdict not in VERDICT_POINTS for v in verdicts.values()):
             continue
@@ -112,35 +135,29 @@ def build_candidates(
             card=card, verdicts=verdicts, fit_tier=tier, groups=groups, points=points,
             features=n_features,
         )  # fmt: skip
-        if "buy" in kinds and card.segment in BUYABLE_SEGMENTS:
-            bought = _purchase(card, q.condition, currency, rate)
-            if bought is not None:
-                if q.max_power_w is not None and (card.tdp_w is None or card.tdp_w > q.max_power_w):
-                    skipped_power.append(card.name)
-                else:
-                    rng, cond = bought
-                    within = q.budget is None or rng.low <= q.budget
-                    out.append(
-                        Candidate(
-                            kind="buy", price=rng, condition=cond, within_budget=within, **base
-                        )
-                    )
-        if "rent" in kinds:
-            hourly = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
-            if hourly is not None:
-                hours = q.budget / hourly.typical if q.budget is not None else None
-                hours_low = q.budget / hourly.low if q.budget is not None else None
-                within = hours is None or hours >= MIN_RENT_HOURS
+        if bought is not None:
+            if q.max_power_w is not None and (card.tdp_w is None or card.tdp_w > q.max_power_w):
+                skipped_power.append(card.name)
+            else:
+                rng, cond = bought
+                within = q.budget is None or rng.low <= q.budget
                 out.append(
-                    Candidate(
-                        kind="rent",
-                        price=hourly,
-                        within_budget=within,
-                        hours=hours,
-                        hours_low_rate=hours_low,
-                        **base,
-                    )
+                    Candidate(kind="buy", price=rng, condition=cond, within_budget=within, **base)
                 )
+        if hourly is not None:
+            hours = q.budget / hourly.typical if q.budget is not None else None
+            hours_low = q.budget / hourly.low if q.budget is not None else None
+            within = hours is None or hours >= MIN_RENT_HOURS
+            out.append(
+                Candidate(
+                    kind="rent",
+                    price=hourly,
+                    within_budget=within,
+                    hours=hours,
+                    hours_low_rate=hours_low,
+                    **base,
+                )
+            )
     notes = []
     if skipped_power:
         notes.append(

@@ -52,7 +52,8 @@ _BUY_VS_RENT = re.compile(
 )
 _FORGOT = re.compile(
     r"\b(?:forg[oe]t\w*|left .{0,30}(?:on|running)|idle|oubli\w*|laiss\w* .{0,30}(?:allum|tourn)\w*|allumée?"
-    r"|shut ?down|turn(?:ed)? off|éteindre|éteint|ran idle|running all)\b",
+    r"|shut ?down|turn(?:ed)? off|éteindre|éteint|ran idle|running all|stayed on|kept running|by mistake"
+    r"|par erreur|rest\w+ allum\w*|tourn\w+ pour rien)\b",
     re.IGNORECASE,
 )
 _STORAGE = re.compile(

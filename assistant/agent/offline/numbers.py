@@ -138,6 +138,8 @@ def parse_durations(text: str) -> list[Duration]:
         count = _number(m.group("num"))
         if count is None or count <= 0 and m.group("num") in _WORD_NUMBERS:
             continue
+        if re.search(r"(?:^|[\s(])[-−]$", text[max(0, m.start() - 2) : m.start()]):
+            count = -count  # "-5 hours": kept negative, so the tool can reject it plainly
         unit = _which_unit(m)
         if _NOT_DURATION_AFTER.match(text[m.end() :]):
             continue

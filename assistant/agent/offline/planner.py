@@ -88,8 +88,11 @@ def _validated(tool: str, args: dict[str, Any]) -> dict[str, Any] | None:
     try:
         model.model_validate(clean)
     except ValidationError as exc:
-        log.info("offline: dropped %s call %s: %s", tool, clean, exc.errors()[:1])
-        return None
+        kinds = {str(err.get("type")) for err in exc.errors()}
+        if kinds <= {"missing", "extra_forbidden", "model_type"} or "value_error" in kinds:
+            log.info("offline: dropped %s call %s: %s", tool, clean, exc.errors()[:1])
+            return None
+        # A value the user gave is out of range: call anyway, so the tool's own message explains it.
     return clean
 
 
@@ -126,7 +129,7 @@ def _rates(ent: Entities) -> list[float]:
 def _rent(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     hours = ent.total_hours or DEFAULT_RENT_HOURS
     rates = _rates(ent)
-    cards = _cards(ent) or [None]
+    cards: list[str | None] = list(_cards(ent)) or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
     calls = []
     for card in cards[:2]:

@@ -130,7 +130,7 @@ def _ranked(passages: list[dict[str, Any]], reading: Reading) -> list[tuple[int,
 
 
 def _quotes(passages: list[dict[str, Any]], reading: Reading, limit: int = MAX_QUOTES) -> str:
-    lines = []
+    lines: list[str] = []
     for number, passage in _ranked(passages, reading):
         if len(lines) >= limit:
             break
@@ -156,14 +156,25 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
             continue
         if result.error or not isinstance(result.result, dict):
             errors += 1
-            sections.append(
-                pick(
-                    reading.language,
-                    f"The `{result.name}` tool could not answer: ",
-                    f"L'outil `{result.name}` n'a pas pu répondre : ",
+            error = str(result.error or "no result")
+            if error.startswith("invalid arguments"):
+                detail = error.split("—", 1)[-1].strip()
+                sections.append(
+                    pick(
+                        reading.language,
+                        f"I can't compute that with these values (`{result.name}`): {detail}.",
+                        f"Je ne peux pas calculer avec ces valeurs (`{result.name}`) : {detail}.",
+                    )
                 )
-                + str(result.error or "no result")[:200]
-            )
+            else:
+                sections.append(
+                    pick(
+                        reading.language,
+                        f"The `{result.name}` tool could not answer: ",
+                        f"L'outil `{result.name}` n'a pas pu répondre : ",
+                    )
+                    + error[:200]
+                )
             continue
         text = renderer(result.result, reading.text, reading.language).strip()
         if text and text not in sections:

@@ -1,0 +1,102 @@
+"""Entity extraction: cards (known and unknown), money, durations, parts, condition and mode."""
+
+from __future__ import annotations
+
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.numbers import parse_durations, parse_percentages
+
+
+def test_cards_in_order_with_condition() -> None:
+    ent = extract_entities("compare my 4090 and a used 3090")
+    assert ent.gpus == ["GeForce RTX 4090", "GeForce RTX 3090"]
+    assert ent.unknown_gpus == []
+    assert ent.condition == "used"
+
+
+def test_unknown_card_is_flagged_with_suggestions() -> None:
+    ent = extract_entities("What are the specs of the RTX 9090?")
+    assert ent.gpus == []
+    assert ent.unknown_gpus == ["RTX 9090"]
+    assert "GeForce RTX 3090" in ent.suggestions["RTX 9090"]
+
+
+def test_unknown_variant_is_not_mistaken_for_its_base_card() -> None:
+    ent = extract_entities("How much VRAM is on the RTX 9090 Ti?")
+    assert ent.unknown_gpus == ["RTX 9090 Ti"]
+    assert ent.gpus == []
+
+
+def test_datacenter_names_and_french_memory_sizes() -> None:
+    gpus = extract_entities("H100 ou A100 : quelles différences ?").gpus
+    assert len(gpus) == 2
+    assert gpus[0].startswith("H100") and gpus[1].startswith("A100")
+    ent = extract_entities("Une RTX 3060 12 Go d'occasion")
+    assert ent.gpus == ["GeForce RTX 3060 12GB"]
+    assert ent.condition == "used"
+
+
+def test_money_rates_and_budgets() -> None:
+    ent = extract_entities("Une instance spot à 0,80 $/h contre une instance dédiée à 2,50 $/h")
+    assert [(m.amount, m.currency, m.per_hour) for m in ent.money] == [
+        (0.8, "USD", True),
+        (2.5, "USD", True),
+    ]
+    ent = extract_entities("I have 200 € to learn GPU programming")
+    assert [(m.amount, m.currency, m.per_hour) for m in ent.budgets] == [(200.0, "EUR", False)]
+
+
+def test_exponent_amounts_are_read_whole() -> None:
+    assert extract_entities("a budget of 10^12 €").money[0].amount == 1e12
+    assert extract_entities("a budget of 1e12 €").money[0].amount == 1e12
+
+
+def test_durations_spans_and_rates() -> None:
+    cases = {
+        "100 hours": (100.0, None),
+        "3 mois": (3 * 730.0, None),
+        "a weekend": (48.0, None),
+        "un week-end": (48.0, None),
+        "8h/day": (None, 8.0),
+        "2 h par jour": (None, 2.0),
+        "three hours daily": (None, 3.0),
+        "trois jours": (72.0, None),
+        "a week": (168.0, None),
+        "10 hours a week": (None, 10 / 7),
+    }
+    for text, (hours, per_day) in cases.items():
+        (duration,) = parse_durations(text)
+        assert (duration.hours, duration.per_day) == (hours, per_day), text
+
+
+def test_prices_per_hour_are_not_durations() -> None:
+    assert parse_durations("spot at 0.80 $ an hour") == []
+    assert [d.hours for d in parse_durations("$0.80/h for 10 hours")] == [10.0]
+
+
+def test_percentages() -> None:
+    assert parse_percentages("20 % off, then 5.5 percent") == [20.0, 5.5]
+
+
+def test_parts_topics_and_mode() -> None:
+    ent = extract_entities("Puis-je suivre les parties 4 et 8 sur un T4 ?")
+    assert ent.parts == [4, 8]
+    assert ent.gpus == ["T4"]
+    assert extract_entities("Can my RTX 4090 do megakernels?").topics == ["megakernels"]
+    assert extract_entities("Should I buy a 4090?").mode == "buy"
+    assert extract_entities("et en location ?").mode == "rent"
+    assert extract_entities("buy or rent a 4090?").mode is None
+
+
+def test_models_sizes_and_fit_settings() -> None:
+    ent = extract_entities("Will Llama 3.1 8B fit on an RTX 4090 with 8k context?")
+    assert ent.models == ["Llama 3.1 8B"]
+    assert ent.context_tokens == 8192
+    ent = extract_entities("Can I run a 70B model in 4-bit on a 24 GB card?")
+    assert ent.models == [] and ent.model_size_b == 70.0
+    assert ent.precision == "int4" and ent.vram_gb == 24.0
+    assert extract_entities("QLoRA of Mistral 7B").method == "qlora"
+
+
+def test_storage_size() -> None:
+    assert extract_entities("500 GB of disk on a stopped machine").storage_gb == 500.0
+    assert extract_entities("1 To de disque pendant 3 mois").storage_gb == 1000.0

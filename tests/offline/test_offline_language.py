@@ -1,0 +1,35 @@
+"""Language detection on short and long questions, English and French."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.agent.offline.language import detect_language
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("et en location ?", "fr"),
+        ("and the 3090?", "en"),
+        ("Can my RTX 4090 do megakernels?", "en"),
+        ("Ma RTX 4090 peut-elle faire des megakernels ?", "fr"),
+        ("combien coûte une H100 pendant 100 heures", "fr"),
+        ("spot ou dédiée ?", "fr"),
+        ("what about renting?", "en"),
+        ("J'ai 200 € pour apprendre", "fr"),
+        ("I have 200 € to learn", "en"),
+        ("Bonjour", "fr"),
+        ("hello", "en"),
+        ("la 3090 ?", "fr"),
+        ("Quelle carte pour la partie 4 ?", "fr"),
+        ("Is the 5090 a good learning card", "en"),
+    ],
+)
+def test_detect_language(text: str, expected: str) -> None:
+    assert detect_language(text) == expected
+
+
+def test_no_cue_falls_back_to_the_default() -> None:
+    assert detect_language("RTX 4090?") == "en"
+    assert detect_language("RTX 4090?", default="fr") == "fr"

@@ -39,9 +39,10 @@ EXAMPLES = [
 ]
 
 INTRO = (
-    "Which GPU? Ask in English or French about a card's features, renting or buying, "
-    "memory for a model, or this machine's GPU. Every answer shows the tools it used "
-    "(🔧) and its sources (📚)."
+    "Which GPU? Ask about a card's features, renting or buying, the memory a model needs, "
+    "or this machine's GPU. Each answer shows the tools it used (🔧) and its sources (📚).  \n"
+    "*Quel GPU ? Posez votre question en français : fonctionnalités d'une carte, louer ou "
+    "acheter, mémoire nécessaire pour un modèle.*"
 )
 
 CSS = """
@@ -201,8 +202,12 @@ def build_app(backend: str | None = None) -> "gr.Blocks":
                 submit_btn=True,
             )
         with gr.Row():
-            probe_btn = gr.Button("🖥️ Probe this machine", size="sm", variant="secondary")
-            clear_btn = gr.ClearButton([chatbot, textbox], value="New chat", size="sm")
+            probe_btn = gr.Button(
+                "🖥️ Probe this machine · Sonder cette machine", size="sm", variant="secondary"
+            )
+            clear_btn = gr.ClearButton(
+                [chatbot, textbox], value="New chat · Nouvelle conversation", size="sm"
+            )
         del clear_btn
 
         textbox.submit(respond, [textbox, chatbot], [textbox, chatbot], api_visibility="private")

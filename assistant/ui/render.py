@@ -37,9 +37,17 @@ def _labels(language: str) -> dict[str, str]:
     return _LABELS.get(language, _LABELS["en"])
 
 
-def compact_json(value: Any, limit: int = MAX_RESULT_CHARS) -> str:
-    """Indented JSON of a tool result, cut at `limit` characters with a marker."""
-    text = json.dumps(value, ensure_ascii=False, indent=1, default=str)
+def compact_json(value: Any, limit: int = MAX_RESULT_CHARS, line_limit: int = 160) -> str:
+    """A tool result for people: one `key: value` line per top-level field (values as JSON,
+    long ones cut), the whole cut at `limit` characters with a marker."""
+    if isinstance(value, dict):
+        lines = []
+        for key, item in value.items():
+            line = f"{key}: {json.dumps(item, ensure_ascii=False, default=str)}"
+            lines.append(line if len(line) <= line_limit else line[: line_limit - 1] + "…")
+        text = "\n".join(lines)
+    else:
+        text = json.dumps(value, ensure_ascii=False, default=str)
     if len(text) > limit:
         text = text[:limit].rstrip() + "\n… (truncated)"
     return text
@@ -54,8 +62,10 @@ def _fence(text: str, lang: str = "json") -> str:
 
 def _without_sources(result: Any) -> Any:
     """Sources are listed once under the answer; the step shows the rest of the result."""
-    if isinstance(result, dict) and "sources" in result:
-        return {k: v for k, v in result.items() if k != "sources"}
+    if isinstance(result, dict):
+        return {k: _without_sources(v) for k, v in result.items() if k != "sources"}
+    if isinstance(result, list):
+        return [_without_sources(v) for v in result]
     return result
 
 
@@ -68,7 +78,10 @@ def tool_step_message(call: ToolCall, language: str = "en") -> ChatDict:
         parts += [f"**{labels['error']}**", call.error]
         title = f"{TOOL_ICON} {call.name} — {labels['error'].lower()}"
     else:
-        parts += [f"**{labels['result']}**", _fence(compact_json(_without_sources(call.result)))]
+        parts += [
+            f"**{labels['result']}**",
+            _fence(compact_json(_without_sources(call.result)), "yaml"),
+        ]
         title = f"{TOOL_ICON} {call.name}"
     return {
         "role": "assistant",

@@ -65,7 +65,7 @@ def test_tool_step_is_a_closed_step_with_arguments_and_result_but_not_sources():
     assert msg["role"] == "assistant"
     assert msg["metadata"] == {"title": "🔧 gpu_capability", "status": "done"}
     assert '{"gpu": "GeForce RTX 4090", "topic": "megakernels"}' in msg["content"]
-    assert '"verdict": "partial"' in msg["content"]
+    assert 'verdict: "partial"' in msg["content"]
     assert "Table 29" not in msg["content"]  # sources go under the answer, once
     assert msg["content"].startswith("**Arguments**")
 

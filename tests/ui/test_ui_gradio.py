@@ -1,0 +1,151 @@
+"""The chat page on a real loopback port: the /chat API, the caps, the browser-held history,
+and no secret on the page."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from tests.ui.conftest import MEGAKERNELS, free_port
+
+pytestmark = [
+    pytest.mark.slow,
+    # raised inside Gradio's queue by its own use of pandas, not by this project
+    pytest.mark.filterwarnings("ignore:.*no_silent_downcasting:DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore:The copy keyword is deprecated:DeprecationWarning"),
+]
+
+CANARY = "sk-test-DOORS-canary-7f3a9c21e4b5"
+
+
+def test_chat_api_returns_the_answer_text(chat_url: str):
+    from gradio_client import Client
+
+    client = Client(chat_url, verbose=False)
+    assert list(client.view_api(return_format="dict")["named_endpoints"]) == ["/chat"]
+    text = client.predict(MEGAKERNELS, api_name="/chat")
+    assert isinstance(text, str)
+    assert text.startswith("**Partially (partial)** — GeForce RTX 4090 (`sm_89`, CC 8.9)")
+    assert "<sub>backend" not in text  # the API returns the answer, not the page decorations
+
+
+def test_chat_api_caps_length_and_refuses_empty(chat_url: str):
+    from gradio_client import Client
+
+    from assistant.settings import get_settings
+
+    limit = get_settings().max_message_chars
+    client = Client(chat_url, verbose=False)
+    assert client.predict("x " * 50_000, api_name="/chat") == (
+        f"Your message is 100,000 characters long; the limit is {limit:,}. "
+        "Please shorten it and ask again."
+    )
+    assert client.predict("   ", api_name="/chat").startswith("Please type a question")
+    # and the server keeps serving
+    assert "partial" in client.predict(MEGAKERNELS, api_name="/chat")
+
+
+def _service(per_minute: int = 2):
+    from assistant.ui.gradio_app import ChatService
+    from assistant.ui.limits import RateLimiter
+
+    service = ChatService()
+    now = [0.0]
+    service.limiter = RateLimiter(per_minute, clock=lambda: now[0])
+    return service, now
+
+
+def _last_text(turns) -> str:
+    *_, last = turns
+    return next(m["content"] for m in reversed(last) if not m.get("metadata"))
+
+
+def test_flood_from_one_session_is_rate_limited_politely(megakernels_answer):
+    service, now = _service(per_minute=2)
+    replies = [_last_text(service.turn(MEGAKERNELS, [], "flooder")) for _ in range(20)]
+    answered = [r for r in replies if "partial" in r]
+    refused = [r for r in replies if r.startswith("You are sending messages faster")]
+    assert len(answered) == 2 and len(refused) == 18
+    assert refused[0].endswith("Please wait 30 s and ask again.")
+    assert "partial" in _last_text(service.turn(MEGAKERNELS, [], "someone-else"))
+    now[0] += 30.0
+    assert "partial" in _last_text(service.turn(MEGAKERNELS, [], "flooder"))
+    french = _last_text(service.turn("Quelles fonctionnalités a ma RTX 5090 ?", [], "flooder"))
+    assert french.startswith("Vous envoyez des messages plus vite")
+
+
+def test_stream_shows_steps_then_answer_then_sources(megakernels_answer):
+    service, _ = _service(per_minute=10)
+    frames = list(service.turn(MEGAKERNELS, [], "s"))
+    assert frames[0][0]["metadata"]["title"] == "🔧 gpu_capability"  # a step before any text
+    final = frames[-1]
+    titles = [m.get("metadata", {}).get("title") for m in final]
+    assert titles[:2] == ["🔧 gpu_capability", "🔧 search_corpus"]
+    assert titles[-1].startswith("📚 Sources (")
+    assert final[-2]["content"].endswith("</sub>") and "backend: offline" in final[-2]["content"]
+
+
+def test_history_lives_in_the_browser_so_any_replica_answers(megakernels_answer):
+    """Turn 1 on one replica, turn 2 on another: the page sends the conversation each time."""
+    first, _ = _service(per_minute=10)
+    second, _ = _service(per_minute=10)
+    chat = [{"role": "user", "content": MEGAKERNELS}, *list(first.turn(MEGAKERNELS, [], "u"))[-1]]
+    # what the browser sends back: content as text parts
+    sent = [{**m, "content": [{"type": "text", "text": m["content"]}]} for m in chat]
+    follow_up = list(second.turn("And an H100?", sent, "u"))[-1]
+    step = follow_up[0]
+    assert step["metadata"]["title"] == "🔧 gpu_capability"
+    assert '"topic": "megakernels"' in step["content"]
+    assert _last_text([follow_up]).startswith("**Yes** — H100")
+
+
+def test_failing_turn_is_a_polite_message(monkeypatch, megakernels_answer):
+    import assistant.agent.api as api
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom: /secret/path line 3")
+
+    monkeypatch.setattr(api, "ask_stream", broken)
+    service, _ = _service()
+    frames = list(service.turn(MEGAKERNELS, [], "s"))
+    assert frames[-1] == [
+        {
+            "role": "assistant",
+            "content": "Sorry — something went wrong while answering. Please try again in a moment.",
+        }
+    ]
+    assert service.answer_text(MEGAKERNELS, "t") == frames[-1][0]["content"]
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode("utf-8", errors="replace")
+
+
+def test_api_key_never_reaches_the_page(monkeypatch, megakernels_answer):
+    """A failing OpenAI backend with a recognisable key: page, config, API info and the answer
+    (which carries the fallback notice) never show the key."""
+    from gradio_client import Client
+
+    from assistant.ui.gradio_app import launch
+
+    dead = free_port()  # nothing listens there: the backend fails fast and falls back
+    monkeypatch.setenv("OPENAI_API_KEY", CANARY)
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{dead}/v1")
+    demo = launch(host="127.0.0.1", port=free_port(), backend="openai:gpt-4o-mini", block=False)
+    try:
+        url = str(demo.local_url)
+        page = _get(url)
+        config = _get(url + "config")
+        assert "openai:gpt-4o-mini" in config  # the backend is shown…
+        info = _get(url + "gradio_api/info")
+        client = Client(url, verbose=False)
+        text = client.predict(MEGAKERNELS, api_name="/chat")
+        assert "partial" in text
+        for output in (page, config, info, text, json.dumps(text)):
+            assert CANARY not in output  # …the key never is
+            assert CANARY[:12] + "DOORS" not in output
+    finally:
+        demo.close()

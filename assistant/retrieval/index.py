@@ -99,11 +99,27 @@ def open_client(settings: Settings) -> ClientAPI:
                 f"cannot reach the Chroma server at {settings.chroma_url}: {exc}"
             ) from exc
     path = chroma_dir(settings)
+    if not (path / "chroma.sqlite3").is_file():
+        _drop_cached_client(path)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise IndexUnavailable(f"cannot create the index folder {path}: {exc}") from exc
     return chromadb.PersistentClient(path=str(path), settings=_chroma_settings())
+
+
+def _drop_cached_client(path: Path) -> None:
+    """Forget Chroma's cached client for `path`: after the folder was deleted under a running
+    process, that client would keep reading and writing the deleted files, not the new folder."""
+    try:
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        system = SharedSystemClient._identifier_to_system.pop(str(path), None)
+        SharedSystemClient._identifier_to_refcount.pop(str(path), None)
+        if system is not None:
+            system.stop()
+    except Exception:  # pragma: no cover - best effort across chromadb versions
+        pass
 
 
 def forget_clients() -> None:

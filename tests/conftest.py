@@ -58,3 +58,15 @@ def _fresh_settings(session_home: Path):
     reset_settings()
     yield
     reset_settings()
+
+
+@pytest.fixture(scope="session")
+def built_index(session_home: Path) -> Path:
+    """The corpus index (default embedding model) built once per session in `session_home`."""
+    from assistant.retrieval import build_index, reset_retriever
+    from assistant.settings import reset_settings
+
+    reset_settings()
+    reset_retriever()
+    build_index(progress=False)
+    return session_home / "index"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.retrieval.corpus import Document
+from assistant.retrieval.glossary import glossary_version
 
 # all-MiniLM-L6-v2 reads 256 word pieces; leave room for the section path put in front.
 DEFAULT_MAX_TOKENS = 200
@@ -65,9 +66,14 @@ class Chunk:
         return self.section_path[-1] if self.section_path else INTRO_SECTION
 
     def embedding_text(self) -> str:
-        """What the embedding model reads: where the passage sits, then the passage."""
+        """What the embedding model reads: where the passage sits, the passage, and the English
+        glossary terms for what it talks about (so English questions meet French passages)."""
+        from assistant.retrieval.glossary import expand
+
         context = " > ".join(p for p in (self.title, *self.section_path) if p)
-        return f"{context}\n{self.text}"
+        english = expand(f"{context}\n{self.text}").english
+        tail = f"\n({', '.join(english)})" if english else ""
+        return f"{context}\n{self.text}{tail}"
 
 
 def _line_spans(text: str, start: int) -> list[tuple[int, int, str]]:
@@ -185,7 +191,7 @@ def chunk_document(doc: Document, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[
     seen: dict[str, int] = {}
     for ordinal, (path, start, end) in enumerate(pieces):
         text = doc.text[start:end]
-        content_hash = _hash(doc.title, " > ".join(path), text)
+        content_hash = _hash(doc.title, " > ".join(path), text, glossary_version())
         base = f"{doc.doc_id}:{content_hash[:12]}"
         seen[base] = seen.get(base, 0) + 1
         chunk_id = base if seen[base] == 1 else f"{base}-{seen[base]}"

@@ -8,10 +8,11 @@ terms, so inflections ("renting", "louée") match too.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant.retrieval.lexical import tokenize
+from assistant.retrieval.lexical import raw_tokens, stem
 
 # (English phrases, French phrases); phrases separated by commas.
 GLOSSARY: tuple[tuple[str, str], ...] = (
@@ -22,7 +23,7 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("per month, monthly, a month", "par mois, mensuel, /mois"),
     ("per week, weekly, a week", "par semaine, hebdomadaire"),
     ("buy, buying, purchase, bought, own", "acheter, achat, achète, acquérir, achetez"),
-    ("price, prices, pricing, rate, rates", "prix, tarif, tarification, tarifs"),
+    ("price, prices, pricing, rate, rates, how much", "prix, tarif, tarification, tarifs, combien"),
     (
         "cost, costs, how much, expense, spend, spending",
         "coût, coûte, coûts, dépenser, dépense, facture",
@@ -88,6 +89,8 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("quota, quotas, limits, usage limits", "quotas, quota"),
     ("disconnect, disconnection, disconnected, session timeout", "déconnexions, déconnexion"),
     ("session, sessions, runtime", "sessions, session"),
+    ("predictable, reliable allocation, guaranteed", "prévisible, attribution"),
+    ("allocation, assigned, allocated", "attribution, attribuée"),
     ("credits, free credits, trial, sign-up credits", "crédits, crédits d'essai, inscription"),
     (
         "student, researcher, academic, university, research",
@@ -174,7 +177,10 @@ GLOSSARY: tuple[tuple[str, str], ...] = (
     ("lora, qlora, adapter", "LoRA"),
     ("production, daily use, professional use", "production, usage quotidien, usage professionnel"),
     ("occasional, sporadic, peaks, burst", "sporadiques, pics, occasionnels, débordement"),
-    ("heavy use, intensive, daily", "intensif, quotidien, intensive"),
+    (
+        "heavy use, intensive, daily, every day, all the time",
+        "intensif, quotidien, intensive, tous les jours, chaque jour",
+    ),
     ("framework, frameworks, library, libraries", "frameworks, bibliothèques"),
     ("compatibility, compatible, works with", "compatibilité, compatible"),
     ("ecosystem, tooling, community tools", "écosystème, outillage communautaire"),
@@ -205,9 +211,21 @@ class Expansion:
 
     matched: tuple[str, ...]  # the phrases found in the query
     added: tuple[str, ...]  # the other phrases of the same entries
+    english: tuple[str, ...] = ()  # the English phrases of the entries touched
 
     def as_text(self) -> str:
         return ", ".join(self.added)
+
+
+@lru_cache(maxsize=1)
+def glossary_version() -> str:
+    """Changes whenever the glossary does: indexed passages carry its terms, so re-embed them."""
+    return hashlib.sha256(repr(GLOSSARY).encode("utf-8")).hexdigest()[:12]
+
+
+def _terms(text: str) -> tuple[str, ...]:
+    """Stemmed words in order, common words kept: "how much" must not shrink to "much"."""
+    return tuple(stem(w) for w in raw_tokens(text))
 
 
 def _phrases(cell: str) -> list[str]:
@@ -215,33 +233,38 @@ def _phrases(cell: str) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _entries() -> tuple[tuple[tuple[str, tuple[str, ...]], ...], ...]:
-    """Each entry as (phrase, its terms) pairs; phrases that tokenise to nothing are dropped."""
+def _entries() -> tuple[tuple[tuple[str, tuple[str, ...], bool], ...], ...]:
+    """Each entry as (phrase, its terms, is English); phrases without words are dropped."""
     entries = []
     for english, french in GLOSSARY:
         pairs = []
-        for phrase in (*_phrases(english), *_phrases(french)):
-            terms = tuple(tokenize(phrase))
+        for phrase, is_english in (
+            *((p, True) for p in _phrases(english)),
+            *((p, False) for p in _phrases(french)),
+        ):
+            terms = _terms(phrase)
             if terms:
-                pairs.append((phrase, terms))
+                pairs.append((phrase, terms, is_english))
         entries.append(tuple(pairs))
     return tuple(entries)
 
 
-def _contains(sequence: list[str], terms: tuple[str, ...]) -> bool:
+def _contains(sequence: tuple[str, ...], terms: tuple[str, ...]) -> bool:
     n = len(terms)
     return any(tuple(sequence[i : i + n]) == terms for i in range(len(sequence) - n + 1))
 
 
 def expand(query: str) -> Expansion:
     """The glossary entries a query touches, and what they add."""
-    sequence = tokenize(query)
+    sequence = _terms(query)
     matched: list[str] = []
     added: list[str] = []
+    english: list[str] = []
     for entry in _entries():
-        hits = [phrase for phrase, terms in entry if _contains(sequence, terms)]
+        hits = [phrase for phrase, terms, _ in entry if _contains(sequence, terms)]
         if not hits:
             continue
-        matched.extend(hits)
-        added.extend(phrase for phrase, _ in entry if phrase not in hits and phrase not in added)
-    return Expansion(tuple(matched), tuple(added))
+        matched.extend(h for h in hits if h not in matched)
+        added.extend(p for p, _, _ in entry if p not in hits and p not in added)
+        english.extend(p for p, _, is_en in entry if is_en and p not in english)
+    return Expansion(tuple(matched), tuple(added), tuple(english))

@@ -18,6 +18,7 @@ from assistant.retrieval.corpus import corpus_files
 from assistant.retrieval.embeddings import get_embedder, model_key
 from assistant.retrieval.lexical import LexicalIndex, tokenize
 from assistant.retrieval.models import SearchHit
+from assistant.retrieval.relevance import DEFAULT_FLOOR, FLOORS, Floor, background_similarity
 from assistant.settings import Settings, get_settings
 
 if TYPE_CHECKING:
@@ -26,25 +27,10 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 Mode = Literal["hybrid", "dense", "lexical"]
-RRF_K = 60
+RRF_K = 15  # small: a passage ranked first by one side should win over ones ranked 5th by both
+LEXICAL_WEIGHT = 0.5  # BM25 counts half as much as meaning in the fusion
 DENSE_CANDIDATES = 40
 EXPANSION_WEIGHT = 0.5
-
-
-@dataclass(frozen=True)
-class Floor:
-    """Below both thresholds a query is off-topic: no ranking found anything close enough."""
-
-    dense: float  # cosine similarity of the best passage
-    lexical: float  # BM25 score of the best passage on the query's own words
-    dense_with_lexical: float  # a weaker dense match is enough when the words match too
-
-
-FLOORS: dict[str, Floor] = {
-    "minilm": Floor(dense=0.55, lexical=6.0, dense_with_lexical=0.30),
-    "e5": Floor(dense=0.86, lexical=6.0, dense_with_lexical=0.80),
-}
-DEFAULT_FLOOR = Floor(dense=0.5, lexical=6.0, dense_with_lexical=0.3)
 
 
 @dataclass
@@ -140,12 +126,11 @@ class HybridRetriever:
             self._corpus = None
             return self._search(query, k)
 
-    def _dense(self, corpus: _Corpus, text: str) -> dict[int, float]:
+    def _dense(self, corpus: _Corpus, vector: np.ndarray) -> dict[int, float]:
         if not corpus.ids:
             return {}
-        vector = get_embedder(self.key).embed_queries([text])
         got = self._collection.query(
-            query_embeddings=vector,
+            query_embeddings=vector.reshape(1, -1),
             n_results=min(DENSE_CANDIDATES, len(corpus.ids)),
             include=["distances"],
         )
@@ -168,43 +153,45 @@ class HybridRetriever:
         if not corpus.ids:
             return []
         expansion = glossary.expand(query)
-        dense_text = query
-        if self.expand_dense and expansion.added:
-            dense_text = f"{query} ({expansion.as_text()})"
-        dense = self._dense(corpus, dense_text) if self.mode != "lexical" else {}
         own, lexical = self._lexical(corpus, query, expansion)
-
-        best_dense = max(dense.values(), default=0.0)
-        best_own = float(own.max()) if own.size else 0.0
-        if not self._relevant(best_dense, best_own):
-            return []
-
-        rankings: list[list[int]] = []
-        if self.mode != "lexical":
-            rankings.append(sorted(dense, key=lambda i: -dense[i]))
+        rankings: list[tuple[list[int], float]] = []
+        if self.mode == "lexical":
+            if float(own.max(initial=0.0)) < self.floor.lexical:
+                return []
+        else:
+            expanded = (
+                f"{query} ({expansion.as_text()})"
+                if self.expand_dense and expansion.added
+                else query
+            )
+            raw_vec, dense_vec = self._embed_query(query, expanded)
+            raw = self._dense(corpus, raw_vec)
+            if (
+                max(raw.values(), default=0.0) - background_similarity(self.key, raw_vec)
+                < self.floor.margin
+            ):
+                return []
+            dense = self._dense(corpus, dense_vec) if expanded != query else raw
+            rankings.append((sorted(dense, key=lambda i: -dense[i]), 1.0))
         if self.mode != "dense":
             order = [int(i) for i in lexical.argsort()[::-1] if lexical[i] > 0]
-            rankings.append(order[:DENSE_CANDIDATES])
+            rankings.append(
+                (order[:DENSE_CANDIDATES], LEXICAL_WEIGHT if self.mode == "hybrid" else 1.0)
+            )
         fused: dict[int, float] = {}
-        for ranking in rankings:
+        for ranking, weight in rankings:
             for rank, i in enumerate(ranking):
-                fused[i] = fused.get(i, 0.0) + 1.0 / (RRF_K + rank + 1)
-        top = 1.0 / (RRF_K + 1) * len(rankings)
+                fused[i] = fused.get(i, 0.0) + weight / (RRF_K + rank + 1)
+        top = sum(weight for _, weight in rankings) / (RRF_K + 1)
         ordered = sorted(fused, key=lambda i: (-fused[i], i))[:k]
         terms = set(tokenize(query)) | set(tokenize(expansion.as_text()))
         return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
 
-    def _relevant(self, best_dense: float, best_own: float) -> bool:
-        floor = self.floor
-        if self.mode == "lexical":
-            return best_own >= floor.lexical
-        if best_dense >= floor.dense:
-            return True
-        return (
-            self.mode == "hybrid"
-            and best_own >= floor.lexical
-            and best_dense >= floor.dense_with_lexical
-        )
+    def _embed_query(self, query: str, expanded: str) -> tuple[np.ndarray, np.ndarray]:
+        """The query's vector as asked (for the floor) and with its glossary terms (for ranking)."""
+        texts = [query] if expanded == query else [query, expanded]
+        vectors = get_embedder(self.key).embed_queries(texts)
+        return vectors[0], vectors[-1]
 
     def _hit(self, corpus: _Corpus, i: int, score: float, terms: set[str]) -> SearchHit:
         meta = corpus.metas[i]

@@ -41,6 +41,10 @@ class IndexUnavailable(RuntimeError):
     """The index cannot be opened or written; the message says where and why."""
 
 
+class _BrokenIndex(RuntimeError):
+    """The local index folder exists but is not a usable Chroma folder."""
+
+
 @dataclass
 class Plan:
     """What a build has to do to bring the index in line with the corpus."""
@@ -99,6 +103,8 @@ def open_client(settings: Settings) -> ClientAPI:
                 f"cannot reach the Chroma server at {settings.chroma_url}: {exc}"
             ) from exc
     path = chroma_dir(settings)
+    if path.exists() and not path.is_dir():
+        raise _BrokenIndex(f"{path} is not a folder")
     if not (path / "chroma.sqlite3").is_file():
         _drop_cached_client(path)
     try:

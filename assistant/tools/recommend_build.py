@@ -41,7 +41,7 @@ def build_recommendation(
 
     candidates, notes = build_candidates(q, goal, currency, rate)
     fitting = [c for c in candidates if c.within_budget]
-    picked = arrange(fitting, goal, q.mode, q.limit) if not goal.problems else []
+    picked = arrange(fitting, goal, q.limit) if not goal.problems else []
     near = closest(candidates) if not picked and not goal.problems else []
     options = [_option(c, i, goal, currency, q.budget) for i, c in enumerate(picked, 1)]
     nearest = [_option(c, i, goal, currency, q.budget) for i, c in enumerate(near, 1)]

@@ -178,7 +178,7 @@ def sort_key(c: Candidate, goal: Goal) -> tuple[float, ...]:
     return (tier, -c.points, c.cost, -c.vram)
 
 
-def arrange(candidates: list[Candidate], goal: Goal, mode: str, limit: int) -> list[Candidate]:
+def arrange(candidates: list[Candidate], goal: Goal, limit: int) -> list[Candidate]:
     """The ranked options: the best first, then whatever adds goal features the picks lack, then
     the rest in order (buy and rent alternate when either will do)."""
     buys = sorted((c for c in candidates if c.kind == "buy"), key=lambda c: sort_key(c, goal))

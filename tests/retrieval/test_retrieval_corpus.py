@@ -135,3 +135,14 @@ def test_pdf_documents_are_read(tmp_path: Path) -> None:
     assert [d.doc_id for d in docs] == ["guide"]
     assert "The spot instances of a cloud can be interrupted at any time." in docs[0].text
     assert docs[0].language == "en"
+
+
+def test_packaged_corpus_is_the_same_as_the_checkout() -> None:
+    """Installed without the checkout, settings fall back to assistant/corpus_data."""
+    import assistant
+
+    packaged = Path(assistant.__file__).resolve().parent / "corpus_data"
+    names = sorted(p.name for p in packaged.iterdir() if p.suffix == ".md")
+    assert names == sorted(FILES)
+    for name in names:
+        assert (packaged / name).read_bytes() == (CORPUS / name).read_bytes()

@@ -69,7 +69,7 @@ def no_mentions() -> discord.AllowedMentions:
 class Door:
     """What the handlers share: the backend, the answer function and the per-user limit."""
 
-    backend: str | None = None
+    backend: Any = None  # a backend name, or a LangChain chat model
     ask: Callable[..., Answer] | None = None
     limiter: limits.RateLimiter = field(default_factory=lambda: _default_limiter())
     max_chars: int = field(default_factory=lambda: _settings().max_message_chars)

@@ -176,13 +176,13 @@ def answer_replies(answer: Answer, limit: int = MESSAGE_LIMIT) -> list[Reply]:
     footer = f"backend: {answer.backend} · {answer.elapsed_ms / 1000:.1f} s"
     if tools:
         footer = f"tools: {tools.replace('`', '')} · {footer}"
-    sources = sources_markdown(answer)
+    sources = sources_markdown(answer, snippets=False)
     replies = [Reply(chunk) for chunk in chunks]
     if not sources:
         last = replies[-1]
         replies[-1] = Reply(last.content, embed_footer=footer)
         return replies
-    title = f"Sources ({source_count(answer)})"
+    title = f"Sources ({source_count(answer, snippets=False)})"
     if len(sources) <= EMBED_DESCRIPTION_LIMIT:
         last = replies[-1]
         replies[-1] = Reply(last.content, title, sources, footer)

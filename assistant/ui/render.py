@@ -114,21 +114,26 @@ def _clip(text: str, limit: int = MAX_SNIPPET_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def sources_markdown(answer: Answer) -> str:
-    """Corpus passages first (document, section, snippet), then the data sources of tool results."""
-    lines: list[str] = []
-    for i, cite in enumerate(answer.citations, 1):
-        lines.append(f"{i}. *{cite.document}* — {cite.section}")
-        if cite.snippet.strip():
-            lines.append(f"   > {_clip(cite.snippet)}")
-    offset = len(answer.citations)
-    for i, line in enumerate(_tool_sources(answer.tool_calls), offset + 1):
-        lines.append(f"{i}. {line}")
-    return "\n".join(lines)
+def source_entries(answer: Answer, snippets: bool = True) -> list[str]:
+    """Corpus passages first (document, section, snippet), then the data sources of tool
+    results; repeated entries once."""
+    entries: list[str] = []
+    for cite in answer.citations:
+        entry = f"*{cite.document}* — {cite.section}"
+        if snippets and cite.snippet.strip():
+            entry += f"\n   > {_clip(cite.snippet)}"
+        entries.append(entry)
+    entries += _tool_sources(answer.tool_calls)
+    return list(dict.fromkeys(entries))
 
 
-def source_count(answer: Answer) -> int:
-    return len(answer.citations) + len(_tool_sources(answer.tool_calls))
+def sources_markdown(answer: Answer, snippets: bool = True) -> str:
+    """The sources as a numbered Markdown list."""
+    return "\n".join(f"{i}. {e}" for i, e in enumerate(source_entries(answer, snippets), 1))
+
+
+def source_count(answer: Answer, snippets: bool = True) -> int:
+    return len(source_entries(answer, snippets))
 
 
 def sources_message(answer: Answer) -> ChatDict | None:

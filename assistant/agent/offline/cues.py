@@ -125,7 +125,11 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     b["rent_cost"] = (0.1 if rent else 0.0) + (0.05 if rent and (cost or ent.total_hours) else 0.0)
     b["rent_cost"] += 0.05 if ent.hourly_rates else 0.0
     b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
-    b["rent_vs_buy"] = (0.2 if _BUY_VS_RENT.search(text) else -0.05) + (
+    # "How much is a (used) 3090?": a card's price with no rental or time in sight is its purchase price.
+    purchase_price = (
+        has_card and bool(_COST.search(text)) and not rent and not ent.durations and not ent.topics
+    )
+    b["rent_vs_buy"] = (0.2 if _BUY_VS_RENT.search(text) or purchase_price else -0.05) + (
         0.05 if ent.hours_per_day else 0.0
     )
     b["forgotten_instance"] = 0.25 if _FORGOT.search(text) else -0.1
@@ -155,6 +159,11 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     b["off_topic"] = -0.35 if domain else 0.1
     b["corpus_only"] = 0.0 if domain else -0.1
     return b
+
+
+def asks_which_card(text: str) -> bool:
+    """Whether the question asks which card to get."""
+    return bool(_RECOMMEND.search(text))
 
 
 def is_about_backend(text: str) -> bool:

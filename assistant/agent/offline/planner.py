@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from assistant.agent.offline.cues import asks_which_card
 from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.search_terms import search_query
@@ -265,10 +266,27 @@ FALLBACK = {
 }
 
 
+def _with_companions(reading: Reading) -> list[str]:
+    """The reading's tool intents, plus the ones a question implies without saying.
+
+    A memory-fit question that names no card ("LoRA on SDXL, which card?") also asks which card.
+    """
+    intents = list(reading.tool_intents)
+    ent = reading.entities
+    if (
+        "workload_fit" in intents
+        and not _cards(ent)
+        and not ent.vram_gb
+        and "recommend_gpus" not in intents
+    ) and asks_which_card(reading.text):
+        intents.append("recommend_gpus")
+    return intents
+
+
 def tool_calls_for(reading: Reading) -> list[PlannedCall]:
     """The deterministic tool calls for a reading (without the corpus search)."""
     calls: list[PlannedCall] = []
-    for intent in reading.tool_intents:
+    for intent in _with_companions(reading):
         name: str | None = intent
         while name is not None:
             built = [

@@ -3,8 +3,10 @@ storage while stopped, and a learning budget."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from assistant.agent.offline.cues import mentions_rent
 from assistant.agent.offline.language import Lang
 from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.render_gpu import render_unknown
@@ -17,6 +19,7 @@ from assistant.agent.offline.texts import (
     num,
     pick,
 )
+from assistant.money import parse_money
 
 
 def _assumptions(result: dict[str, Any], lang: Lang) -> str:
@@ -63,6 +66,21 @@ def render_rent(result: dict[str, Any], question: str, lang: Lang) -> str:
             f", typiquement {money(typical, cur, lang)} ({money(result.get('rate_typical'), cur, lang)}/h)",
         )
     text += "."
+    budget = next((m for m in parse_money(question) if m.per is None and m.currency == cur), None)
+    if budget is not None and result.get("rate_typical") and not parse_durations(question):
+        low_rate, high_rate = result.get("rate_low"), result.get("rate_high")
+        span = (
+            f"{num(budget.amount / high_rate, lang, 0)}–{num(budget.amount / low_rate, lang, 0)} h"
+            if low_rate and high_rate and low_rate != high_rate
+            else ""
+        )
+        text += pick(
+            lang,
+            f" **{money(budget.amount, cur, lang)} buys about {num(budget.amount / result['rate_typical'], lang, 0)} h**"
+            + (f" ({span} across the prices seen)." if span else "."),
+            f" **{money(budget.amount, cur, lang)} donnent environ {num(budget.amount / result['rate_typical'], lang, 0)} h**"
+            + (f" ({span} selon les prix relevés)." if span else "."),
+        )
     if result.get("n_prices"):
         text += pick(
             lang,
@@ -210,6 +228,9 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
     )
 
 
+_PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
+
+
 def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
     unknown = _unknown(result, lang)
     if unknown:
@@ -242,6 +263,23 @@ def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
             head += pick(
                 lang, " At this usage, buying is worth it.", " À ce rythme, l'achat vaut le coup."
             )
+    if not any(d.per_day for d in parse_durations(question)):
+        head += pick(
+            lang,
+            f" (Daily use not given: {num(per_day, lang)} h a day assumed.)",
+            f" (Usage quotidien non précisé : {num(per_day, lang)} h par jour supposées.)",
+        )
+    if _PRICE.search(question) and not mentions_rent(question) and result.get("purchase_price"):
+        head = (
+            pick(
+                lang,
+                f"**Purchase price of {gpu}: about {money(result['purchase_price'], cur, lang)}**",
+                f"**Prix d'achat de {gpu} : environ {money(result['purchase_price'], cur, lang)}**",
+            )
+            + pick(lang, " (median of the sourced prices).", " (médiane des prix sourcés).")
+            + "\n\n"
+            + head
+        )
     figures = [
         pick(lang, "Purchase: ", "Achat : ")
         + money(result.get("purchase_price"), cur, lang)

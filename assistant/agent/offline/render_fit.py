@@ -56,34 +56,38 @@ def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
             )
         return text
     task = TASKS.get(str(result.get("task")), (str(result.get("task")), str(result.get("task"))))
-    where = result.get("gpu") or (
-        _gb(result.get("vram_gb"), lang)
-        if result.get("vram_gb")
-        else pick(lang, "the card", "la carte")
-    )
-    en, fr = FIT_VERDICTS.get(verdict, (verdict, verdict))
-    head = (
-        f"**{pick(lang, en, fr)}** — {model} ({pick(lang, task[0], task[1])}"
+    setup = (
+        f"{model} ({pick(lang, task[0], task[1])}"
         + (f", {result['precision']}" if result.get("precision") else "")
         + (
             f", {num(result['context_tokens'], lang, 0)} tokens"
             if result.get("context_tokens")
             else ""
         )
-        + f") {pick(lang, 'on', 'sur')} {where}: "
-        + pick(lang, "about ", "environ ")
-        + _gb(result.get("total_gb"), lang)
-        + (
-            pick(lang, " needed for ", " nécessaires pour ")
-            + _gb(result.get("capacity_gb") or result.get("vram_gb"), lang)
-            if result.get("capacity_gb") or result.get("vram_gb")
-            else ""
-        )
-        + "."
+        + ")"
     )
+    colon = " : " if lang == "fr" else ": "
+    capacity = result.get("capacity_gb") or result.get("vram_gb")
+    if not result.get("gpu") and not capacity:
+        head = f"**{setup}{pick(lang, ' needs about ', ' demande environ ')}{_gb(result.get('total_gb'), lang)}**."
+    else:
+        where = result.get("gpu") or pick(
+            lang,
+            f"a {_gb(result.get('vram_gb') or capacity, lang)} card",
+            f"une carte de {_gb(result.get('vram_gb') or capacity, lang)}",
+        )
+        en, fr = FIT_VERDICTS.get(verdict, (verdict, verdict))
+        head = (
+            f"**{pick(lang, en, fr)}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
+            + pick(lang, "about ", "environ ")
+            + _gb(result.get("total_gb"), lang)
+            + pick(lang, " needed for ", " nécessaires pour ")
+            + _gb(capacity, lang)
+            + "."
+        )
     lines = [head]
     breakdown = [
-        f"{pick(lang, *ITEMS.get(str(line.get('item')), (str(line.get('item')), str(line.get('item')))))}: {_gb(line.get('gb'), lang)}"
+        f"{pick(lang, *ITEMS.get(str(line.get('item')), (str(line.get('item')), str(line.get('item')))))}{colon}{_gb(line.get('gb'), lang)}"
         for line in result.get("breakdown") or []
         if (line.get("gb") or 0) > 0.005
     ]

@@ -28,7 +28,7 @@ ASKED_FIELDS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"shared memory|mémoire partagée|smem", re.I), "shared_memory_per_sm_kb"),
     (re.compile(r"compute capability|\bcc\b|sm_\d+|target|cible", re.I), "compute_capability"),
     (re.compile(r"\bsms?\b|multiprocessors?|compute units?", re.I), "sm_count"),
-    (re.compile(r"tdp|power|watts?|consommation|puissance", re.I), "tdp_w"),
+    (re.compile(r"tdp|power|watts?|consomm\w*|puissance", re.I), "tdp_w"),
     (re.compile(r"architecture|génération|generation|\barch\b", re.I), "architecture"),
     (re.compile(r"tflops|flops|fp16", re.I), "fp16_tensor_tflops"),
     (re.compile(r"fp64|double precision|double précision", re.I), "fp64_ratio"),

@@ -8,6 +8,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from assistant.log import redact
+
 _SURROGATES = re.compile(r"[\ud800-\udfff]")
 _ROLES = {
     "user": "user",
@@ -38,12 +40,13 @@ class CleanInput:
 
 
 def clean_text(text: str | bytes) -> str:
-    """Text without control characters or broken bytes (invalid UTF-8 becomes U+FFFD)."""
+    """Text without control characters, broken bytes (invalid UTF-8 becomes U+FFFD) or secrets."""
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8", errors="replace")
     text = _SURROGATES.sub("\ufffd", str(text)).replace("\r\n", "\n").replace("\r", "\n")
     kept = [c for c in text if c in "\n\t" or unicodedata.category(c) != "Cc"]
-    return "".join(kept).strip()
+    # a key pasted into a message must not travel on to the model, the tools or the answer
+    return redact("".join(kept)).strip()
 
 
 def _clip(text: str, limit: int) -> tuple[str, bool]:

@@ -55,6 +55,10 @@ def _version() -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     from assistant.cli._common import run_command
 
+    if argv is None:  # the real command line (tests call main([...]) and keep their log capture)
+        from assistant.log import setup_logging
+
+        setup_logging()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

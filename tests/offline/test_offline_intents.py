@@ -59,3 +59,21 @@ def test_clauses() -> None:
         "Compare X and Y",
         "what does renting Y cost",
     ]
+
+
+def test_example_vectors_are_cached_on_disk(session_home, monkeypatch) -> None:
+    from assistant.agent.offline.intents import IntentClassifier
+
+    IntentClassifier()._ensure()  # builds the cache (or finds it)
+    assert list((session_home / "cache").glob("intents-*.npy"))
+    second = IntentClassifier()
+    monkeypatch.setattr(
+        second, "_encode", lambda texts: (_ for _ in ()).throw(AssertionError("re-embedded"))
+    )
+    assert second._ensure().shape[0] == sum(len(v) for v in load_examples().values())
+
+
+def test_a_long_message_is_read_by_its_first_clauses() -> None:
+    text = "Can my RTX 4090 do megakernels? " + "And what about the weather? " * 200
+    assert len(split_clauses(text)) == 6
+    assert classify(text).best == "gpu_capability"

@@ -8,6 +8,8 @@ clause is classified too, so several intents in one question each get their tool
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import threading
 import tomllib
@@ -18,9 +20,12 @@ from typing import TYPE_CHECKING
 
 from assistant.agent.offline.cues import cue_boosts
 from assistant.agent.offline.entities import Entities, extract_entities
+from assistant.log import get_logger
 
 if TYPE_CHECKING:
     import numpy as np
+
+log = get_logger(__name__)
 
 EXAMPLES_FILE = Path(__file__).with_name("intents.toml")
 TOP_K = 3
@@ -31,6 +36,8 @@ SECOND_MARGIN = 0.06
 # ... or when a clause of its own lands on it with at least this score.
 CLAUSE_MIN = 0.55
 CACHE_SIZE = 512
+# A long message is read as its first clauses; the rest adds cost, not intents.
+MAX_CLAUSES = 6
 
 TOOL_INTENTS = (
     "gpu_lookup",
@@ -114,9 +121,37 @@ class IntentClassifier:
                     for example in examples:
                         labels.append(intent)
                         texts.append(example)
-                self._matrix = self._encode(texts)
+                self._matrix = self._cached_matrix(texts)
                 self._labels = labels
             return self._matrix
+
+    def _cached_matrix(self, texts: list[str]) -> np.ndarray:
+        """The examples' vectors, kept on disk per model and example set (a cold start skips them)."""
+        import numpy as np
+
+        if self._embed is not None:  # a caller's own embedding function: nothing to cache
+            return self._encode(texts)
+        from assistant.retrieval.embeddings import model_key
+        from assistant.settings import get_settings
+
+        key = model_key()
+        digest = hashlib.sha256("\n".join([key, *texts]).encode()).hexdigest()[:16]
+        path = get_settings().home / "cache" / f"intents-{digest}.npy"
+        try:
+            matrix = np.load(path)
+            if matrix.shape[0] == len(texts):
+                return matrix
+        except (OSError, ValueError):
+            pass
+        matrix = self._encode(texts)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
+            np.save(tmp, matrix)
+            os.replace(tmp, path)
+        except OSError as exc:  # a read-only home only costs the next cold start
+            log.info("intent example vectors not cached: %s", exc)
+        return matrix
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
         """Query vectors, remembered per text (a turn reads the same clauses more than once)."""
@@ -186,7 +221,7 @@ def _combine(semantic: dict[str, float], cues: dict[str, float]) -> list[IntentS
 def split_clauses(text: str) -> list[str]:
     """The question's clauses (at least three words each), for multi-intent questions."""
     parts = [p.strip(" ,.") for p in _CLAUSE_SPLIT.split(text) if p and p.strip(" ,.")]
-    return [p for p in parts if len(p.split()) >= 3]
+    return [p for p in parts if len(p.split()) >= 3][:MAX_CLAUSES]
 
 
 _default: IntentClassifier | None = None

@@ -149,3 +149,24 @@ def test_api_key_never_reaches_the_page(monkeypatch, megakernels_answer):
             assert CANARY[:12] + "DOORS" not in output
     finally:
         demo.close()
+
+
+def test_concurrent_users_all_get_answers_through_the_queue(chat_url: str):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from gradio_client import Client
+
+    questions = [
+        MEGAKERNELS,
+        "Will Llama 3 70B fit in 24 GB?",
+        "Quelles fonctionnalités a ma RTX 5090 ?",
+    ]
+
+    def one_user(i: int) -> str:
+        return Client(chat_url, verbose=False).predict(questions[i % 3], api_name="/chat")
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(one_user, range(8)))
+    assert [a.startswith("**Partially (partial)**") for a in answers[0::3]] == [True] * 3
+    assert all(a.startswith("**No, it does not fit**") for a in answers[1::3])
+    assert all(a.startswith("**GeForce RTX 5090**") for a in answers[2::3])

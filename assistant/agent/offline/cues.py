@@ -44,9 +44,13 @@ _SPOT = re.compile(
     r"|interrupt\w*|interromp\w*)\b",
     re.IGNORECASE,
 )
+_BUY_WORDS = r"(?:buy|buying|purchas\w*|own|owning|acheter|achat|ach[eè]te\w*|poss[eé]der)"
+_RENT_WORDS = (
+    r"(?:rent|renting|rental|cloud|louer|location|by the hour|per hour|hourly|à l'heure|pay(?:ing)? as you go)"
+)
 _BUY_VS_RENT = re.compile(
-    r"\b(?:buy|purchase|own|acheter|achat)\b.{0,40}\b(?:rent|renting|cloud|louer|location)\b"
-    r"|\b(?:rent|renting|cloud|louer|location)\b.{0,40}\b(?:buy|buying|purchase|own|acheter|achat)\b"
+    rf"\b{_BUY_WORDS}\b.{{0,40}}\b{_RENT_WORDS}(?!\w)"
+    rf"|\b{_RENT_WORDS}\b.{{0,40}}\b{_BUY_WORDS}\b"
     r"|break-?even|pays? off|rentab\w*|amorti\w*|seuil",
     re.IGNORECASE,
 )

@@ -45,9 +45,7 @@ _SPOT = re.compile(
     re.IGNORECASE,
 )
 _BUY_WORDS = r"(?:buy|buying|purchas\w*|own|owning|acheter|achat|ach[eè]te\w*|poss[eé]der)"
-_RENT_WORDS = (
-    r"(?:rent|renting|rental|cloud|louer|location|by the hour|per hour|hourly|à l'heure|pay(?:ing)? as you go)"
-)
+_RENT_WORDS = r"(?:rent|renting|rental|cloud|louer|location|by the hour|per hour|hourly|à l'heure|pay(?:ing)? as you go)"
 _BUY_VS_RENT = re.compile(
     rf"\b{_BUY_WORDS}\b.{{0,40}}\b{_RENT_WORDS}(?!\w)"
     rf"|\b{_RENT_WORDS}\b.{{0,40}}\b{_BUY_WORDS}\b"

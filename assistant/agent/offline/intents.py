@@ -35,6 +35,8 @@ MIN_SCORE = 0.45
 SECOND_MARGIN = 0.06
 # ... or when a clause of its own lands on it with at least this score.
 CLAUSE_MIN = 0.55
+# A second intent also needs the question to name what it is about, not only to resemble it.
+EXPLICIT_CUE = 0.1
 CACHE_SIZE = 512
 # A long message is read as its first clauses; the rest adds cost, not intents.
 MAX_CLAUSES = 6
@@ -193,7 +195,10 @@ class IntentClassifier:
         for other in whole[1:]:
             if best.intent in _EXCLUSIVE or other.intent in _EXCLUSIVE:
                 break
-            if other.score >= max(MIN_SCORE, best.score - SECOND_MARGIN) and other.cue > 0:
+            if (
+                other.score >= max(MIN_SCORE, best.score - SECOND_MARGIN)
+                and other.cue >= EXPLICIT_CUE
+            ):
                 chosen.append(other.intent)
         for clause, sem in zip(clauses if len(batch) > 1 else [], semantic[1:], strict=False):
             clause_ent = extract_entities(clause)
@@ -201,7 +206,7 @@ class IntentClassifier:
             top = scores[0]
             if top.intent in _EXCLUSIVE or top.intent in chosen:
                 continue
-            if top.score >= CLAUSE_MIN and top.cue > 0:
+            if top.score >= CLAUSE_MIN and top.cue >= EXPLICIT_CUE:
                 chosen.append(top.intent)
         if not chosen:
             chosen.append("corpus_only")

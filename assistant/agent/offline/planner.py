@@ -263,6 +263,7 @@ FALLBACK = {
     "gpu_compare": "gpu_lookup",
     "workload_fit": "recommend_gpus",
     "budget_plan": "recommend_gpus",
+    "rent_cost": "recommend_gpus",
 }
 
 

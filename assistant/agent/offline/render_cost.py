@@ -216,6 +216,12 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
             f" Here: ÷{num(result['savings_factor'], lang)}.",
             f" Ici : ÷{num(result['savings_factor'], lang)}.",
         )
+    if len([m for m in parse_money(question) if m.per == "hour"]) < 2:
+        head += pick(
+            lang,
+            " (Rates not given: the guide's example, spot $0.80/h against dedicated $2.50/h.)",
+            " (Tarifs non précisés : l'exemple du guide, spot à 0,80 $/h contre dédiée à 2,50 $/h.)",
+        )
     lines = [
         _spot_line(result.get("spot"), cur, lang),
         _spot_line(result.get("spot_with_checkpoints"), cur, lang),

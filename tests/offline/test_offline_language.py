@@ -33,3 +33,7 @@ def test_detect_language(text: str, expected: str) -> None:
 def test_no_cue_falls_back_to_the_default() -> None:
     assert detect_language("RTX 4090?") == "en"
     assert detect_language("RTX 4090?", default="fr") == "fr"
+
+
+def test_words_shared_by_both_languages_are_not_french_cues() -> None:
+    assert detect_language("Is wgmma usable on an H100?") == "en"

@@ -19,11 +19,11 @@ _WORD = re.compile(r"[a-zàâäçéèêëîïôöûùüÿœæ']+", re.IGNORECASE
 _FRENCH = _words(
     """
     le la les des du de un une et en est sont ou où au aux avec pour par sur dans sans chez
-    je tu il elle nous vous ils elles on mon ma mes ton ta tes son sa ses notre votre leur
+    je tu il elle nous vous ils elles mon ma mes ton ta tes son sa ses notre votre leur
     ce cet cette ces ça cela qui que quoi quel quelle quels quelles combien comment pourquoi
     quand puis peux peut pouvez dois doit faut faire fait coûte coute coûtent coutent
     louer location loue acheter achat achète occasion neuf neuve carte cartes heures heure
-    jours jour semaine semaines mois an ans année pas plus moins très trop aussi
+    jours jour semaine semaines mois ans année pas plus moins très trop aussi
     mais donc alors si bien mieux entre contre vers quelques beaucoup autre autres
     oublié oubliée oublie éteindre laisser stockage disque mémoire partagée vaut suffit
     suffisant bonjour salut merci aide parle parles réponds oublie précédentes
@@ -50,7 +50,8 @@ ENGLISH_FUNCTION_WORDS = _words(
     """
     the is are was were be been of to and or with for from which that this these those has have had
     only not no on in at by it its can could would should when where what how than then there per
-    into about also but if your you we they their will does do did an any every each such
+    into about also but if your you we they their will does do did an any every each such none
+    give given assumed used see
     """
 )
 _ACCENTS = re.compile(r"[àâçéèêëîïôûùœ]", re.IGNORECASE)

@@ -259,12 +259,21 @@ BUILDERS: dict[str, Callable[[Entities, Reading], list[dict[str, Any]]]] = {
 }
 # When an intent's tool cannot be called with what the question gives, the next one may.
 FALLBACK = {
-    "gpu_capability": "gpu_lookup",
     "gpu_compare": "gpu_lookup",
     "workload_fit": "recommend_gpus",
     "budget_plan": "recommend_gpus",
     "rent_cost": "recommend_gpus",
 }
+
+
+def _fallback(name: str, ent: Entities) -> str | None:
+    """The next tool to try when `name` can't be called with what the question gives."""
+    if name == "gpu_capability":
+        # A card without a named feature: its own feature list; a feature without a card: what has it.
+        if _cards(ent):
+            return "gpu_lookup"
+        return "recommend_gpus" if ent.topics or ent.parts else None
+    return FALLBACK.get(name)
 
 
 def _with_companions(reading: Reading) -> list[str]:
@@ -305,7 +314,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                     if PlannedCall(name, args) not in calls
                 )
                 break
-            name = FALLBACK.get(name)
+            name = _fallback(name, reading.entities_for(intent))
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):

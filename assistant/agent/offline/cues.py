@@ -126,6 +126,8 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     cost = bool(_COST.search(text))
     b["rent_cost"] = (0.1 if rent else 0.0) + (0.05 if rent and (cost or ent.total_hours) else 0.0)
     b["rent_cost"] += 0.05 if ent.hourly_rates else 0.0
+    if has_card and cost and ent.total_hours and not _FORGOT.search(text):
+        b["rent_cost"] += 0.1  # a card's price for a number of hours is a rental price
     b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
     # "How much is a (used) 3090?": a card's price with no rental or time in sight is its purchase price.
     purchase_price = (

@@ -177,7 +177,12 @@ def _forgotten(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 
 def _storage(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     gb = ent.storage_gb or ent.vram_gb or DEFAULT_STORAGE_GB
-    days = ent.total_hours / 24 if ent.total_hours and ent.total_hours >= 24 else None
+    span = next((d for d in ent.durations if d.hours and d.per_day is None), None)
+    days: float | None = None
+    if span is not None and span.unit in ("month", "year"):
+        days = span.count * (30.0 if span.unit == "month" else 365.0)  # calendar months, as billed
+    elif span is not None and span.hours and span.hours >= 24:
+        days = span.hours / 24
     return [{"gb": gb, "days": days, "currency": _currency(ent)}]
 
 

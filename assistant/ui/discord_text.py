@@ -114,7 +114,7 @@ def split_pieces(text: str, limit: int = MESSAGE_LIMIT) -> list[Piece]:
             continue
         end, fence, _ = breaks[-1]
         if end < len(lines):
-            end, fence = _best_break(lines, i, breaks)
+            end, fence = _best_break(lines, breaks)
         body = "".join(lines[i:end])
         pieces.append(Piece(head, body, _closing(fence, body)))
         inside_table = end < len(lines) and fence is None and _is_row(lines[end])
@@ -132,7 +132,7 @@ def _closing(fence: str | None, body: str) -> str:
 
 
 def _best_break(
-    lines: list[str], start: int, breaks: list[tuple[int, str | None, int]]
+    lines: list[str], breaks: list[tuple[int, str | None, int]]
 ) -> tuple[int, str | None]:
     """Prefer a break outside tables, then in the second half of the piece, outside code,
     after a blank line."""

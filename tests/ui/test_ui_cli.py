@@ -41,22 +41,22 @@ def test_bad_port_and_missing_token_exit_2_with_a_message(capsys, monkeypatch):
 @pytest.mark.slow
 def test_chat_json_prints_the_url_once_the_page_is_up():
     port = free_port()
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-c", CLI, "chat", "--port", str(port), "--json"],
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        record = json.loads(line)
-        assert record["url"] == f"http://127.0.0.1:{port}/"
-        assert record["share_url"] is None
-        with urllib.request.urlopen(record["url"], timeout=30) as response:
-            assert response.status == 200
-            assert b"<!doctype html>" in response.read(200).lower()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    ) as proc:
+        try:
+            assert proc.stdout is not None
+            line = proc.stdout.readline()
+            record = json.loads(line)
+            assert record["url"] == f"http://127.0.0.1:{port}/"
+            assert record["share_url"] is None
+            with urllib.request.urlopen(record["url"], timeout=30) as response:
+                assert response.status == 200
+                assert b"<!doctype html>" in response.read(200).lower()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)

@@ -15,11 +15,9 @@ from assistant.agent.offline.language import STOPWORDS, Lang
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.render_cost import (
-    render_budget,
     render_buy,
     render_forgotten,
     render_rent,
-    render_spot,
     render_storage,
 )
 from assistant.agent.offline.render_fit import render_fit, render_recommend
@@ -29,6 +27,7 @@ from assistant.agent.offline.render_gpu import (
     render_lookup,
     render_probe,
 )
+from assistant.agent.offline.render_plans import render_budget, render_spot
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.texts import pick
 

@@ -23,10 +23,12 @@ setup: $(STAMP)
 
 # Headless Chromium for the browser test, from the system's packages (never a downloaded browser).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  else echo "chromium not installed and no root: the browser test will skip"; fi; }
+	@if command -v chromium >/dev/null 2>&1 && [ -d /usr/share/fonts/truetype/noto ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null 2>&1; then SUDO=sudo; \
+	else echo "chromium not installed and no root: the browser test will skip"; exit 0; fi; \
+	$$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive \
+	  apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null \
+	  || echo "could not install chromium: the browser test will skip"
 
 run: setup
 	$(VENV)/bin/gpu-advisor index

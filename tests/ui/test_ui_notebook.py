@@ -70,8 +70,10 @@ def test_notebook_executes_and_shows_the_answer(kernel_name: str, session_home: 
     assert "['gpu_capability', 'search_corpus'] offline" in printed
     french = _outputs(by_source['ask("J\'ai 200 €, louer ou acheter ?")'])
     assert "louer" in french.lower() or "achat" in french.lower()
-    probe = _outputs(by_source["Markdown(probe_markdown(report))"])
-    assert "\n**GPU probe** — " in probe
+    probe = next(
+        o for o in by_source["assistant.probe()"]["outputs"] if o["output_type"] == "execute_result"
+    )
+    assert probe["data"]["text/markdown"].startswith("**GPU probe** — ")  # ProbeReport renders
     launch = by_source["assistant.launch(share=True)"]
     assert "skip-execution" in launch.metadata["tags"] and launch.get("outputs") == []
     assert not any(o.get("output_type") == "error" for c in code for o in c.get("outputs", []))

@@ -105,6 +105,11 @@ class ProbeReport(BaseModel):
     summary: str = Field(description="One line for people")
     sources: list[Source] = Field(default_factory=list)
 
+    def _repr_markdown_(self) -> str:  # rich display in Jupyter / Colab
+        from assistant.ui.render import probe_markdown
+
+        return probe_markdown(self)
+
 
 def mib_to_gb(mib: int | None) -> float | None:
     return None if mib is None else round(mib / 1024, 1)

@@ -78,7 +78,7 @@ class HybridRetriever:
     # -- index state ---------------------------------------------------------------------------
     def refresh(self) -> None:
         """Build the index if the corpus changed, then reload the passages for BM25."""
-        from assistant.retrieval.index import build_index, open_collection, plan_build
+        from assistant.retrieval.index import build_index, get_all, open_collection, plan_build
 
         with self._lock:
             signature = _signature(self.settings)
@@ -90,7 +90,7 @@ class HybridRetriever:
             ):
                 build_index(progress=self.progress, settings=self.settings)
                 collection = open_collection(self.settings, self.key)
-            got = collection.get(include=["documents", "metadatas"])
+            got = get_all(collection, ["documents", "metadatas"])
             metas = [dict(m or {}) for m in got["metadatas"] or []]
             texts = list(got["documents"] or [])
             lexical_texts = [

@@ -168,12 +168,29 @@ def _chunk_metadata(chunk: Chunk, doc: Document) -> dict[str, Any]:
     }
 
 
+GET_PAGE = 5000
+
+
+def get_all(collection: Collection, include: list[str]) -> dict[str, list[Any]]:
+    """Every record of the collection, read in pages: one `get()` of more than ~32k records
+    fails inside Chroma's SQLite ("too many SQL variables")."""
+    out: dict[str, list[Any]] = {"ids": [], **{field: [] for field in include}}
+    offset = 0
+    while True:
+        page = collection.get(include=include, limit=GET_PAGE, offset=offset)  # type: ignore[arg-type]
+        for field in out:
+            out[field].extend(page.get(field) or [])  # type: ignore[arg-type,misc]
+        if len(page["ids"]) < GET_PAGE:
+            return out
+        offset += GET_PAGE
+
+
 def plan_build(collection: Collection, settings: Settings) -> Plan:
     """Compare the corpus with what the collection holds."""
     documents = load_corpus(settings.resolved_corpus_dir())
     chunks = chunk_corpus(documents)
     by_doc = {d.doc_id: d for d in documents}
-    existing = collection.get(include=["metadatas"])
+    existing = get_all(collection, ["metadatas"])
     held = {
         cid: (meta or {})
         for cid, meta in zip(existing["ids"], existing["metadatas"] or [], strict=False)

@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     # Embedding model: "e5" (packaged multilingual-e5-small, chosen by docs/retrieval.md), "minilm"
     # (packaged all-MiniLM-L6-v2) or a local directory holding a sentence-transformers model.
     embedding_model: str = "e5"
+    # CPU threads of the e5 engine; 1 keeps query latency low when several requests share the cores.
+    embedding_threads: int = Field(default=1, ge=1, le=64)
     # Chroma server URL (e.g. http://chroma:8000); None keeps the index on local disk.
     chroma_url: str | None = None
     collection: str = "gpu-advisor"

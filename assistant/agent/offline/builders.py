@@ -6,6 +6,7 @@ model's fields and validates them before calling.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -82,14 +83,49 @@ def _spot(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+_BUY_AT = re.compile(r"\b(?:buy\w*|purchas\w*|own|acheter|achat|ach[eè]te\w*|acqu[ée]rir)\b", re.I)
+_RENT_AT = re.compile(r"\b(?:rent\w*|hire|louer|location|lou[ée]e?s?)\b", re.I)
+
+
+def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | None]:
+    """The card to buy and, when the question names another one to rent, that card.
+
+    "Buy a used 3090 or rent an A100?": the card named after the buying word is bought, the one
+    named after the renting word is rented (the catalog lists mentions in the order written).
+    """
+    cards = list(ent.gpus)
+    if len(cards) < 2:
+        return (cards[0] if cards else None), None
+    buy, rent = _BUY_AT.search(text), _RENT_AT.search(text)
+    if buy is None or rent is None:
+        return cards[0], None
+    return (cards[0], cards[1]) if buy.start() < rent.start() else (cards[1], cards[0])
+
+
+def rental_rate(card: str, currency: str) -> float | None:
+    """A card's typical rental price per hour in `currency` (None without price data)."""
+    from assistant.knowledge.prices import hourly_price_range
+
+    found = hourly_price_range(card, currency=currency)  # type: ignore[arg-type]
+    return found.typical if found is not None else None
+
+
 def _rent_vs_buy(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    cards = named_cards(ent) or ["RTX 4090"]
+    from assistant.settings import get_settings
+
+    bought, rented = buy_and_rental_cards(ent, reading.text)
+    card = bought or (named_cards(ent) or ["RTX 4090"])[0]
     rates = _rates(ent)
     prices = [m.amount for m in ent.budgets]
+    currency = _currency(ent)
+    rate = rates[0] if rates else None
+    if rate is None and rented is not None:
+        currency = currency or get_settings().currency
+        rate = rental_rate(rented, currency)
     return [
-        {"gpu": cards[0], "hours_per_day": ent.hours_per_day, "condition": ent.condition,
-         "rent_rate": rates[0] if rates else None, "purchase_price": prices[0] if prices else None,
-         "power_w": ent.power_w, "currency": _currency(ent)}
+        {"gpu": card, "hours_per_day": ent.hours_per_day, "condition": ent.condition,
+         "rent_rate": rate, "purchase_price": prices[0] if prices else None,
+         "power_w": ent.power_w, "currency": currency}
     ]  # fmt: skip
 
 

@@ -39,6 +39,12 @@ _COST = re.compile(
     r"|facture|cher|€|\$)|[€$]",
     re.IGNORECASE,
 )
+# "How much VRAM", "combien de mémoire": a quantity of a spec, not a price.
+_SPEC_QUANTITY = re.compile(
+    r"\b(?:how (?:much|many)|combien)\s+(?:de\s+|d')?(?:vram|ram|memory|mémoire|go|gb|bandwidth|bande passante"
+    r"|sms?|cores?|cœurs?|watts?|power|tflops|shared memory|cache|tensor cores?)\b",
+    re.IGNORECASE,
+)
 _SPOT = re.compile(
     r"\b(?:spot|preemptible|pre-emptible|interruptible|préemptible|on-demand|à la demande|dedicated|dédiée?s?"
     r"|interrupt\w*|interromp\w*)\b",
@@ -49,7 +55,8 @@ _RENT_WORDS = r"(?:rent|renting|rental|cloud|louer|location|by the hour|per hour
 _BUY_VS_RENT = re.compile(
     rf"\b{_BUY_WORDS}\b.{{0,40}}\b{_RENT_WORDS}(?!\w)"
     rf"|\b{_RENT_WORDS}\b.{{0,40}}\b{_BUY_WORDS}\b"
-    r"|break-?even|pays? off|rentab\w*|amorti\w*|seuil",
+    r"|break-?even|pays? off|rentab\w*|amorti\w*|seuil"
+    r"|how many hours.{0,30}(?:per|a|each) day|combien d'heures.{0,30}par jour",
     re.IGNORECASE,
 )
 _FORGOT = re.compile(
@@ -104,6 +111,18 @@ DOMAIN_WORDS = re.compile(
 )
 
 
+def mentions_cost(text: str) -> bool:
+    """A price cue, not counting "how much VRAM" / "combien de mémoire" (a spec's quantity)."""
+    return bool(_COST.search(_SPEC_QUANTITY.sub(" ", text)))
+
+
+def buys_and_rents(text: str) -> bool:
+    """Both buying and renting named in one question, however far apart."""
+    return bool(re.search(rf"\b{_BUY_WORDS}\b", text, re.I)) and bool(
+        re.search(rf"\b{_RENT_WORDS}(?!\w)", text, re.I)
+    )
+
+
 def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     """Per-intent adjustments to the embedding score, from what the question explicitly holds."""
     cards = len(ent.gpus) + len(ent.unknown_gpus)
@@ -123,17 +142,16 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
         - (0.1 if not has_card else 0.0)
     )
     rent = bool(_RENT.search(text))
-    cost = bool(_COST.search(text))
+    cost = mentions_cost(text)
     b["rent_cost"] = (0.1 if rent else 0.0) + (0.05 if rent and (cost or ent.total_hours) else 0.0)
     b["rent_cost"] += 0.05 if ent.hourly_rates else 0.0
     if has_card and cost and ent.total_hours and not _FORGOT.search(text):
         b["rent_cost"] += 0.1  # a card's price for a number of hours is a rental price
     b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
     # "How much is a (used) 3090?": a card's price with no rental or time in sight is its purchase price.
-    purchase_price = (
-        has_card and bool(_COST.search(text)) and not rent and not ent.durations and not ent.topics
-    )
-    b["rent_vs_buy"] = (0.2 if _BUY_VS_RENT.search(text) or purchase_price else -0.05) + (
+    purchase_price = has_card and cost and not rent and not ent.durations and not ent.topics
+    buy_vs_rent = bool(_BUY_VS_RENT.search(text)) or buys_and_rents(text)
+    b["rent_vs_buy"] = (0.2 if buy_vs_rent or purchase_price else -0.05) + (
         0.05 if ent.hours_per_day else 0.0
     )
     b["forgotten_instance"] = 0.25 if _FORGOT.search(text) else -0.1

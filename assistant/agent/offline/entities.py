@@ -179,11 +179,15 @@ def _money(text: str) -> list[MoneyMention]:
 def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
     from assistant.knowledge.matching import find_gpu_mentions, match_gpu
 
-    known = [card.name for card in find_gpu_mentions(text)]
+    cards = find_gpu_mentions(text)
+    known = [card.name for card in cards]
+    covered = _covered_spans(text, cards)
     unknown: list[str] = []
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
         name = " ".join(m.group(0).split())
+        if any(start <= m.start() and m.end() <= end for start, end in covered):
+            continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):
             continue
         match = match_gpu(name)
@@ -196,6 +200,35 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
         unknown.append(name)
         suggestions[name] = list(match.suggestions)
     return known, unknown, suggestions
+
+
+def _mask_cards(text: str) -> str:
+    """The text with card names blanked out, so their numbers don't read as amounts."""
+    from assistant.knowledge.matching import find_gpu_mentions
+
+    spans = _covered_spans(text, find_gpu_mentions(text))
+    spans += [
+        (m.start(), m.end())
+        for m in _CARD_LIKE.finditer(text)
+        if not _looks_like_memory_or_model(m.group(0), text, m.end())
+    ]
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = "X" * (end - start)
+    return "".join(chars)
+
+
+def _covered_spans(text: str, cards: list[Any]) -> list[tuple[int, int]]:
+    """Where the recognised cards' names and aliases occur in the text."""
+    spans = []
+    for card in cards:
+        for alias in {card.name, *getattr(card, "aliases", [])}:
+            words = [re.escape(w) for w in str(alias).split()]
+            if not words:
+                continue
+            pattern = r"(?<![\w-])" + r"[\s-]*".join(words) + r"(?![\w-])"
+            spans += [(m.start(), m.end()) for m in re.finditer(pattern, text, re.IGNORECASE)]
+    return spans
 
 
 def _same_card(mention: str, known: str) -> bool:
@@ -254,8 +287,9 @@ def extract_entities(text: str) -> Entities:
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
-    ent.money = _money(text)
-    ent.durations = parse_durations(text)
+    masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
+    ent.money = _money(masked)
+    ent.durations = parse_durations(masked)
     ent.percentages = parse_percentages(text)
     for m in _PART.finditer(text):
         for g in m.groups():

@@ -141,6 +141,45 @@ def render_storage(result: dict[str, Any], question: str, lang: Lang) -> str:
 _PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
 
 
+def _daily_use_needed(break_even_hours: Any, lang: Lang) -> str:
+    """The daily use at which buying pays off within one, two and three years."""
+    if not isinstance(break_even_hours, int | float) or break_even_hours <= 0:
+        return ""
+    parts = []
+    for years in (1, 2, 3):
+        per_day = break_even_hours / (365 * years)
+        label = pick(
+            lang,
+            f"{years} year" + ("s" if years > 1 else ""),
+            f"{years} an" + ("s" if years > 1 else ""),
+        )
+        value = (
+            f"{num(per_day, lang)} h"
+            if per_day <= 24
+            else pick(lang, "more than 24 h", "plus de 24 h")
+        )
+        parts.append(f"{label}: {value}" if lang == "en" else f"{label} : {value}")
+    return pick(
+        lang,
+        "\n\nDaily use needed for buying to pay off within " + "; ".join(parts) + ".",
+        "\n\nUsage quotidien nécessaire pour rentabiliser l'achat en " + " ; ".join(parts) + ".",
+    )
+
+
+def _rental_card_note(question: str, lang: Lang) -> str:
+    """Which card the rental rate is for, when the question rents another card than it buys."""
+    from assistant.agent.offline.builders import buy_and_rental_cards
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities(question)
+    _, rented = buy_and_rental_cards(ent, question)
+    if rented is None or ent.hourly_rates:
+        return ""
+    return pick(
+        lang, f" (typical rental rate of {rented})", f" (tarif horaire typique d'une {rented})"
+    )
+
+
 def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
     unknown = _unknown(result, lang)
     if unknown:
@@ -179,6 +218,7 @@ def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
             f" (Daily use not given: {num(per_day, lang)} h a day assumed.)",
             f" (Usage quotidien non précisé : {num(per_day, lang)} h par jour supposées.)",
         )
+        head += _daily_use_needed(result.get("break_even_hours"), lang)
     if _PRICE.search(question) and not mentions_rent(question) and result.get("purchase_price"):
         head = (
             pick(
@@ -202,7 +242,9 @@ def render_buy(result: dict[str, Any], question: str, lang: Lang) -> str:
             if result.get("resale_value")
             else ""
         ),
-        pick(lang, "Rent: ", "Location : ") + f"{money(result.get('rent_rate'), cur, lang)}/h",
+        pick(lang, "Rent: ", "Location : ")
+        + f"{money(result.get('rent_rate'), cur, lang)}/h"
+        + _rental_card_note(question, lang),
         pick(lang, "Electricity: ", "Électricité : ")
         + f"{money(result.get('electricity_per_hour'), cur, lang)}/h ({num(result.get('power_w'), lang, 0)} W)",
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from assistant.agent.offline.language import Lang
@@ -10,8 +11,18 @@ from assistant.agent.offline.render_cost import assumptions_line
 from assistant.agent.offline.texts import bullet_list, hours, in_language, money, num, pick
 from assistant.money import parse_money
 
+# Beyond this many times the job's length, an expected figure means "it won't finish".
+ABSURD_FACTOR = 100
+_NO_CHECKPOINTS = re.compile(
+    r"\b(?:no|without|sans|pas de|aucune?|zero)\s+(?:\w+\s+)?(?:checkpoint\w*|sauvegardes?|saves?|saving)\b"
+    r"|\b(?:can't|cannot|can not|won't|impossible de|ne peux pas|ne peut pas)\s+(?:\w+\s+){0,2}(?:checkpoint\w*|sauvegarder|save)\b",
+    re.IGNORECASE,
+)
 
-def _spot_line(option: dict[str, Any] | None, cur: str | None, lang: Lang) -> str | None:
+
+def _spot_line(
+    option: dict[str, Any] | None, cur: str | None, lang: Lang, job_hours: Any = None
+) -> str | None:
     if not option:
         return None
     names = {
@@ -23,15 +34,36 @@ def _spot_line(option: dict[str, Any] | None, cur: str | None, lang: Lang) -> st
     if option.get("checkpoint_interval_h") and option.get("name") != "dedicated":
         name += pick(lang, " every ", " toutes les ") + hours(option["checkpoint_interval_h"], lang)
     if not option.get("finishes"):
-        return f"{name}: " + pick(
-            lang,
-            "never finishes (interruptions too frequent)",
-            "ne finit jamais (interruptions trop fréquentes)",
+        return (
+            name
+            + pick(lang, ": ", " : ")
+            + pick(
+                lang,
+                "never finishes (interruptions too frequent)",
+                "ne finit jamais (interruptions trop fréquentes)",
+            )
+        )
+    expected = option.get("expected_hours")
+    if (
+        isinstance(expected, int | float)
+        and isinstance(job_hours, int | float)
+        and job_hours > 0
+        and expected > ABSURD_FACTOR * job_hours
+    ):
+        return (
+            f"{name} ({money(option.get('rate'), cur, lang)}/h)"
+            + pick(lang, ": ", " : ")
+            + pick(
+                lang,
+                f"practically never finishes without checkpoints (expected > {ABSURD_FACTOR}× the job length)",
+                f"ne finit pratiquement jamais sans sauvegarde (durée attendue > {ABSURD_FACTOR}× celle du travail)",
+            )
         )
     lost = option.get("expected_lost_work_h")
     return (
-        f"{name} ({money(option.get('rate'), cur, lang)}/h): "
-        + pick(lang, "expected ", "attendu ")
+        f"{name} ({money(option.get('rate'), cur, lang)}/h)"
+        + pick(lang, ": ", " : ")
+        + pick(lang, "expected ", "en moyenne ")
         + f"{money(option.get('expected_cost'), cur, lang)}, {hours(option.get('expected_hours'), lang)}"
         + (
             pick(
@@ -63,6 +95,9 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
         "dedicated": pick(lang, "Dedicated", "Dédiée"),
     }
     job = hours(result.get("job_hours"), lang)
+    advised = verdict
+    if _NO_CHECKPOINTS.search(question) and result.get("verdict_as_given"):
+        verdict = result["verdict_as_given"]  # the job as it is: no checkpoints
     head = pick(
         lang,
         f"**For a job of {job}: {verdicts.get(str(verdict), verdict)}.**",
@@ -83,7 +118,14 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
         "dédiée pour un long entraînement sans sauvegarde (une interruption détruit tout le travail) ; "
         "spot + sauvegarde fréquente + reprise automatique divise la facture.",
     )
-    if result.get("savings_factor"):
+    if advised != verdict and advised == "spot_with_checkpoints":
+        rule += pick(
+            lang,
+            " If you can add checkpoints (every 30 min) with automatic restart, spot becomes the cheaper option.",
+            " Si vous pouvez ajouter des sauvegardes (toutes les 30 min) avec reprise automatique, le spot devient"
+            " l'option la moins chère.",
+        )
+    elif result.get("savings_factor"):
         rule += pick(
             lang,
             f" Here: ÷{num(result['savings_factor'], lang)}.",
@@ -96,9 +138,9 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
             " (Tarifs non précisés : l'exemple du guide, spot à 0,80 $/h contre dédiée à 2,50 $/h.)",
         )
     lines = [
-        _spot_line(result.get("spot"), cur, lang),
-        _spot_line(result.get("spot_with_checkpoints"), cur, lang),
-        _spot_line(result.get("dedicated"), cur, lang),
+        _spot_line(result.get("spot"), cur, lang, result.get("job_hours")),
+        _spot_line(result.get("spot_with_checkpoints"), cur, lang, result.get("job_hours")),
+        _spot_line(result.get("dedicated"), cur, lang, result.get("job_hours")),
     ]
     return "\n\n".join(
         p

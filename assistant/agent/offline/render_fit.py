@@ -6,7 +6,14 @@ import re
 from typing import Any
 
 from assistant.agent.offline.language import Lang
-from assistant.agent.offline.texts import bullet_list, in_language, money, num, pick
+from assistant.agent.offline.texts import (
+    bullet_list,
+    in_language,
+    localized_name,
+    money,
+    num,
+    pick,
+)
 
 FIT_VERDICTS = {
     "fits": ("Yes, it fits", "Oui, ça tient"),
@@ -97,8 +104,9 @@ def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
     if options and verdict != "fits":
         lines.append(
             pick(lang, "What would make it fit: ", "Pour que ça tienne : ")
-            + "; ".join(
-                f"{o.get('change')} (→ {_gb(o.get('total_gb'), lang)})" for o in options[:3]
+            + pick(lang, "; ", " ; ").join(
+                f"{in_language(str(o.get('change')), lang) or o.get('change')} (→ {_gb(o.get('total_gb'), lang)})"
+                for o in options[:3]
             )
         )
     if result.get("bigger_cards") and verdict == "does_not_fit":
@@ -185,7 +193,9 @@ def _option_line(option: dict[str, Any], lang: Lang, currency: str | None) -> st
     if verdicts:
         bits.append(verdicts)
     if option.get("fit"):
-        bits.append(str(option["fit"]))
+        fit = in_language(str(option["fit"]), lang)
+        if fit:
+            bits.append(fit)
     return " · ".join(b for b in bits if b)
 
 
@@ -214,7 +224,7 @@ def _cheapest(item: dict[str, Any], lang: Lang, currency: str | None) -> str:
             picks.append(
                 pick(lang, f"buy {pick_['gpu']} ({price})", f"acheter {pick_['gpu']} ({price})")
             )
-    name = item.get("topic_name") or item.get("topic")
+    name = localized_name(str(item.get("topic_name") or item.get("topic")), lang)
     head = pick(lang, f"Cheapest hardware for {name}: ", f"Matériel le moins cher pour {name} : ")
     return head + (pick(lang, " or ", " ou ").join(picks) if picks else "—")
 
@@ -245,7 +255,7 @@ def render_recommend(result: dict[str, Any], question: str, lang: Lang) -> str:
                     f"What {first.get('gpu')} can't do: ",
                     f"Ce que {first.get('gpu')} ne fait pas : ",
                 )
-                + "; ".join(cannot[:3])
+                + pick(lang, "; ", " ; ").join(cannot[:3])
             )
     else:
         budget = result.get("budget")

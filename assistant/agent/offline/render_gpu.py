@@ -10,9 +10,11 @@ from assistant.agent.offline.texts import (
     bullet_list,
     in_language,
     label,
+    localized_name,
     num,
     pick,
     to_french,
+    value_word,
     verdict_word,
 )
 
@@ -57,7 +59,7 @@ def _value(card: dict[str, Any], field: str, lang: Lang) -> str:
             f" {card['memory_type']}" if card.get("memory_type") else ""
         )
     if field == "bandwidth_gbs":
-        return f"{num(value, lang, 0)} {pick(lang, 'GB/s', 'Go/s')}"
+        return f"{num(value, lang)} {pick(lang, 'GB/s', 'Go/s')}"
     if field in ("shared_memory_per_sm_kb", "shared_memory_per_block_kb"):
         return f"{num(value, lang)} {pick(lang, 'KB', 'Ko')}"
     if field == "tdp_w":
@@ -72,6 +74,8 @@ def _value(card: dict[str, Any], field: str, lang: Lang) -> str:
         return f"{num(value, lang, 0)} {kind}"
     if field == "year":
         return str(value)
+    if field in ("segment", "vendor") and isinstance(value, str):
+        return value_word(value, lang)
     return num(value, lang) if not isinstance(value, str) else value
 
 
@@ -178,6 +182,8 @@ def _cell(field: str, value: Any, lang: Lang) -> str:
         return f"`{value}`"
     if field == "year":
         return str(value)
+    if field in ("segment", "vendor") and isinstance(value, str):
+        return value_word(value, lang)
     return num(value, lang) if not isinstance(value, str) else value
 
 
@@ -190,7 +196,7 @@ def render_capability(result: dict[str, Any], question: str, lang: Lang) -> str:
     ) and not result.get("compute_capability"):
         return render_unknown(str(result.get("gpu")), list(result.get("suggestions") or []), lang)
     gpu = result.get("gpu")
-    topic = result.get("topic_name") or result.get("topic")
+    topic = localized_name(str(result.get("topic_name") or result.get("topic")), lang)
     target = result.get("arch_target")
     where = f" (`{target}`, CC {result.get('compute_capability')})" if target else ""
     head = f"**{verdict_word(verdict, lang)}** — {gpu}{where} × {topic}"

@@ -85,8 +85,26 @@ FIELD_LABELS: dict[str, tuple[str, str]] = {
     "tdp_w": ("Power (W)", "Consommation (W)"),
     "nvlink": ("NVLink", "NVLink"),
     "segment": ("Segment", "Segment"),
+    "vendor": ("Vendor", "Fabricant"),
     "year": ("Year", "Année"),
 }
+
+
+# Catalog values shown as words in a table.
+VALUE_WORDS: dict[str, tuple[str, str]] = {
+    "consumer": ("consumer", "grand public"),
+    "datacenter": ("datacenter", "centre de données"),
+    "workstation": ("workstation", "station de travail"),
+    "embedded": ("embedded", "embarqué"),
+    "apple": ("apple", "Apple"),
+    "nvidia": ("nvidia", "NVIDIA"),
+    "amd": ("amd", "AMD"),
+}
+
+
+def value_word(value: str, lang: Lang) -> str:
+    en, fr = VALUE_WORDS.get(value, (value, value))
+    return pick(lang, en, fr)
 
 
 def label(field: str, lang: Lang, default: str | None = None) -> str:
@@ -94,9 +112,69 @@ def label(field: str, lang: Lang, default: str | None = None) -> str:
     return pick(lang, en, fr)
 
 
+# Topic and feature names of the capability data, in French (technical terms stay as they are).
+_FR_NAMES: list[tuple[str, str]] = [
+    (r"\bGuide part (\d) — ", r"Partie \1 du guide — "),
+    (r"\(guide part (\d)\)", r"(partie \1 du guide)"),
+    (r"\bFoundations\b", "Fondations"),
+    (r"\bCUDA programming model\b", "modèle de programmation CUDA"),
+    (r"\bPerformance \(coalescing, bank conflicts, profiling\)", "Performance (coalescence, conflits de banques, profilage)"),
+    (r"\bModern CUDA\b", "CUDA moderne"),
+    (r"\bEcosystem \(libraries, Triton, AMD\)", "Écosystème (bibliothèques, Triton, AMD)"),
+    (r"\bApplication domains\b", "Domaines d'application"),
+    (r"\bAI kernels\b", "Noyaux pour l'IA"),
+    (r"— Practice\b", "— Pratique"),
+    (r"\bHopper-style GEMM with TMA and wgmma\b", "GEMM façon Hopper avec TMA et wgmma"),
+    (r"\btcgen05 kernels \(datacenter Blackwell tensor cores \+ TMEM\)", "noyaux tcgen05 (tensor cores Blackwell datacenter + TMEM)"),
+    (r"\bFP8 training\b", "entraînement FP8"),
+    (r"\bFP4 inference\b", "inférence FP4"),
+    (r"\bProfiling with\b", "Profilage avec"),
+    (r"\bTriton kernels\b", "noyaux Triton"),
+    (r"\bTensor-core MMA programming\b", "programmation MMA des tensor cores"),
+    (r"\bROCm / HIP programming\b", "programmation ROCm / HIP"),
+    (r"\bMetal / Mojo GPU programming on Apple Silicon\b", "programmation GPU Metal / Mojo sur Apple Silicon"),
+    (r"^CUDA programming$", "programmation CUDA"),
+    (r"\b5th-generation tensor core instructions\b", "instructions tensor core de 5e génération"),
+    (r"\basynchronous global-to-shared copy\b", "copie asynchrone de la mémoire globale vers la partagée"),
+    (r"\bwarp-level MMA\b", "MMA au niveau du warp"),
+    (r"\bAmpere shapes\b", "formes Ampere"),
+    (r"\btensor-core math\b", "calcul sur tensor cores"),
+    (r"\bstructured sparsity\b", "parcimonie structurée"),
+    (r"\bDistributed shared memory\b", "Mémoire partagée distribuée"),
+    (r"\(guide: ", "(guide : "),
+]  # fmt: skip
+
+
+def localized_name(name: str, lang: Lang) -> str:
+    """A topic or feature name in the answer's language."""
+    if lang == "en":
+        return name
+    for pattern, repl in _FR_NAMES:
+        name = re.sub(pattern, repl, name)
+    return name
+
+
 # Recurring phrases of the tools' English sentences, in French. A sentence that still reads as
 # English after these is left out of a French answer rather than shown half-translated.
 _FR_RULES: list[tuple[str, str]] = [
+    (r"^(.+?) fits at (.+?) \(needs about (\d+(?:\.\d+)?) GB\)", r"\1 tient en \2 (environ \3 Go nécessaires)"),
+    (r"^(.+?) at (\S+) \(needs about (\d+(?:\.\d+)?) GB\)", r"\1 en \2 (environ \3 Go nécessaires)"),
+    (r"^(.+?): lacks (.+)$", r"\1 : il manque \2"),
+    (r"^precision nf4 \+ CPU offload \(model\)$", "précision nf4 + déchargement CPU (modèle)"),
+    (r"^precision (\S+)$", r"précision \1"),
+    (r"^KV cache in fp8$", "cache KV en fp8"),
+    (r"^context (\d+) tokens$", r"contexte de \1 tokens"),
+    (r"^CPU offload \((model|sequential)\)$", r"déchargement CPU (\1)"),
+    (r"^text encoders on CPU \(precomputed embeddings\)$", "encodeurs de texte sur le CPU (embeddings précalculés)"),
+    (r"^8-bit AdamW$", "AdamW 8 bits"),
+    (r"\(4-bit base\)", "(base 4 bits)"),
+    (r"^LoRA instead of full fine-tuning$", "LoRA au lieu du fine-tuning complet"),
+    (r"^QLoRA \(4-bit NF4 base\)$", "QLoRA (base NF4 4 bits)"),
+    (r"^LoRA on an fp8 base$", "LoRA sur une base fp8"),
+    (r"^gradient checkpointing$", "gradient checkpointing (recalcul des activations)"),
+    (r"^batch size (\d+)$", r"batch de \1"),
+    (r"^sequence length (\d+)$", r"longueur de séquence \1"),
+    (r"\bthe workload\b", "la charge de travail"),
     (r"(\d+(?:\.\d+)?) KB of shared memory per SM instead of (\d+(?:\.\d+)?) KB",
      r"\1 Ko de mémoire partagée par SM au lieu de \2 Ko"),
     (r"[Mm]odels are limited to about (\d+) GB", r"modèles limités à environ \1 Go"),
@@ -120,14 +198,18 @@ _FR_RULES: list[tuple[str, str]] = [
     (r"\bno consumer card has\b", "aucune carte grand public n'a"),
     (r"\bcorpus\b", "guide"),
     (r" or ", " ou "),
+    (r"\); ", ") ; "),
+    (r"\(guide: ", "(guide : "),
 ]  # fmt: skip
 
 
 def to_french(sentence: str) -> str | None:
     """A tool sentence in French, or None when it can't be rendered without English left in it."""
-    out = sentence
+    out = localized_name(sentence, "fr")
     for pattern, repl in _FR_RULES:
         out = re.sub(pattern, repl, out)
+    # Decimal commas in the figures the rules produced ("environ 13.16 Go" → "environ 13,16 Go").
+    out = re.sub(r"(\d)\.(\d+) (Go|Ko)\b", r"\1,\2 \3", out)
     unquoted = re.sub(r"«[^»]*»", " ", out)
     return out if english_function_words(unquoted) == 0 else None
 

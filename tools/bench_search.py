@@ -104,6 +104,7 @@ def _fill(collection: Any, client: Any, vectors: Any, texts: list[str]) -> float
 def _hybrid(settings: Any, collection: Any) -> tuple[Any, float]:
     """The real HybridRetriever, pointed at the synthetic collection (its corpus check bypassed)."""
     from assistant.retrieval import hybrid
+    from assistant.retrieval.index import get_all
     from assistant.retrieval.lexical import LexicalIndex
 
     retriever = hybrid.HybridRetriever(settings, progress=False)
@@ -117,7 +118,7 @@ def _hybrid(settings: Any, collection: Any) -> tuple[Any, float]:
         },
     )
     started = time.perf_counter()
-    got = collection.get(include=["documents", "metadatas"])
+    got = get_all(collection, ["documents", "metadatas"])
     metas = [dict(m or {}) for m in got["metadatas"] or []]
     texts = list(got["documents"] or [])
     lexical = LexicalIndex(

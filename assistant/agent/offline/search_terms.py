@@ -29,11 +29,42 @@ INTENT_HINTS: dict[str, str] = {
 }
 
 
+def capability_terms(reading: Reading) -> str:
+    """A capability question's own words: the features' names and the cards' architectures.
+
+    A question about one feature ("does the H100 support FP8?") finds the passages that name the
+    feature and the architectures; a guide topic (megakernels, a part) keeps the generic hint, the
+    guide's answers about topics being written as what works and what is missing.
+    """
+    from assistant.knowledge.features import get_feature
+    from assistant.knowledge.matching import match_gpu
+
+    names: list[str] = []
+    generic = not reading.entities.topics
+    for key in reading.entities.topics[:2]:
+        feature = get_feature(key)
+        if feature is None:
+            generic = True
+            continue
+        names.append(feature.name.split(" (")[0])
+    for card in reading.entities.gpus[:2]:
+        found = match_gpu(card).gpu
+        if found is not None and found.architecture:
+            names.append(str(found.architecture))
+    if generic:
+        names.append(INTENT_HINTS["gpu_capability"])
+    return " ".join(dict.fromkeys(names))
+
+
 def search_query(reading: Reading) -> str:
     """What to search the corpus for; empty when the turn has nothing to look up."""
     base = " ".join(reading.entities.gpus) if reading.intents == ["declined"] else reading.text
     if reading.follow_up:
         base = " ".join([*reading.entities.gpus, *reading.entities.topics, base])
-    hints = [INTENT_HINTS[i] for i in reading.tool_intents if i in INTENT_HINTS]
+    hints = [
+        capability_terms(reading) if i == "gpu_capability" else INTENT_HINTS[i]
+        for i in reading.tool_intents
+        if i in INTENT_HINTS
+    ]
     query = " ".join([base, *hints]).strip()
     return query[:MAX_QUERY_CHARS]

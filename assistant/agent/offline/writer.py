@@ -47,6 +47,8 @@ RENDERERS: dict[str, Renderer] = {
     "probe_gpus": render_probe,
 }
 MAX_QUOTES = 2
+# A passage scoring under this fraction of the best one is not cited.
+RELATIVE_MIN_SCORE = 0.85
 _COMMON = STOPWORDS | frozenset({"card", "cards", "carte", "cartes", "much", "many"})
 MAX_QUOTE_CHARS = 280
 WHAT_I_DO = {
@@ -92,6 +94,23 @@ def _passages(results: list[ToolResult]) -> list[dict[str, Any]]:
             seen.add(passage.get("chunk_id"))
             out.append(passage)
     return out
+
+
+def _relevant(passages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The passages whose score is close enough to the best one's to be cited."""
+    scores = [p.get("score") for p in passages]
+    if not passages or not all(isinstance(x, int | float) for x in scores):
+        return passages
+    best = max(float(x) for x in scores)  # type: ignore[arg-type]
+    return [p for p in passages if float(p["score"]) >= RELATIVE_MIN_SCORE * best]
+
+
+def _cited_ids(kept: list[dict[str, Any]], lang: Lang) -> str:
+    """The ids of the passages the answer cites, when weaker ones were left out of its sources."""
+    ids = [str(p.get("chunk_id")) for p in kept if p.get("chunk_id")]
+    if not ids:
+        return ""
+    return f"<sub>{pick(lang, 'Passages cited: ', 'Passages cités : ')}{', '.join(ids)}</sub>"
 
 
 def _quote(passage: dict[str, Any]) -> str:
@@ -185,7 +204,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     """The final Markdown answer for the turn, from the tool results and passages."""
     reading = read_turn(conversation)
     lang = reading.language
-    passages = _passages(results)
+    retrieved = _passages(results)
+    passages = _relevant(retrieved)
     parts: list[str] = []
     if reading.injection:
         parts.append(
@@ -229,4 +249,6 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             )
             + WHAT_I_DO[lang]
         )
+    if len(passages) < len(retrieved):
+        parts.append(_cited_ids(passages, lang))
     return "\n\n".join(p for p in parts if p.strip())

@@ -22,6 +22,8 @@ DEFAULT_JOB_HOURS = 8.0
 CORPUS_SPOT_RATE = 0.80  # the guide's quiz: spot at 0.80 $/h ...
 CORPUS_DEDICATED_RATE = 2.50  # ... against dedicated at 2.50 $/h
 DEFAULT_STORAGE_GB = 500.0  # the guide's example disk
+# "A small budget" with no amount: about what the guide's entry card (a used RTX 3060 12 GB) costs.
+SMALL_BUDGET_EUR = 400.0
 
 
 def named_cards(ent: Entities) -> list[str]:
@@ -194,12 +196,17 @@ def _workload(ent: Entities) -> str | None:
 
 
 def _recommend(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    from assistant.agent.offline.cues import asks_small_budget
+
     budget = ent.budgets[0] if ent.budgets else None
+    amount, currency = (budget.amount, budget.currency) if budget else (None, None)
+    if budget is None and asks_small_budget(reading.text):
+        amount, currency = SMALL_BUDGET_EUR, "EUR"  # stated in the answer
     features = [t for t in ent.topics if not t.startswith("part")]
     part = ent.up_to_part or (max(ent.parts) if ent.parts else None)
     return [
-        {"goal": reading.text[:500], "budget": budget.amount if budget else None,
-         "currency": budget.currency if budget else None, "mode": ent.mode,
+        {"goal": reading.text[:500], "budget": amount,
+         "currency": currency, "mode": ent.mode,
          "guide_part": part if not features else None, "feature": features[0] if features else None,
          "workload": _workload(ent), "model": ent.models[0] if ent.models else None,
          "model_params_b": ent.model_size_b if not ent.models else None,

@@ -183,6 +183,19 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     return b
 
 
+_SMALL_BUDGET = re.compile(
+    r"\b(?:small|tight|limited|low|modest|shoestring|student)\s+budget|\bon a budget\b|\bbudget (?:card|gpu|option)"
+    r"|\bpetit budget|\bbudget (?:serré|limité|réduit|modeste|étudiant)|\bpas cher|\bbon marché|\bà petit prix"
+    r"|\b(?:cheap|inexpensive|affordable|abordable)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_small_budget(text: str) -> bool:
+    """A budget called small without an amount ("petit budget", "on a budget", "cheap")."""
+    return bool(_SMALL_BUDGET.search(text))
+
+
 def asks_which_card(text: str) -> bool:
     """Whether the question asks which card to get."""
     return bool(_RECOMMEND.search(text))

@@ -123,7 +123,7 @@ def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
             pick(lang, "Nearest measured peak: ", "Pic mesuré le plus proche : ")
             + f"{_gb(measured['value_gb'], lang)} ({setup})."
         )
-    return "\n\n".join(lines)
+    return "\n\n".join(line for line in lines if line)
 
 
 def _topic_label(topic: str, lang: Lang) -> str:
@@ -148,7 +148,7 @@ def _verdict_summary(verdicts: dict[str, str], lang: Lang) -> str:
             listed = ", ".join(x for x in [label, *named] if x)
             sep = " : " if lang == "fr" else ": "
             out.append(f"{pick(lang, *words[verdict])}{sep}{listed}")
-    return "; ".join(out)
+    return pick(lang, "; ", " ; ").join(out)
 
 
 def _option_line(option: dict[str, Any], lang: Lang, currency: str | None) -> str:
@@ -235,10 +235,27 @@ def money_range_plain(low: Any, high: Any, currency: str | None, lang: Lang) -> 
     return f"{money(low, currency, lang)} – {money(high, currency, lang)}"
 
 
+def _small_budget_note(question: str, lang: Lang) -> str:
+    """The amount assumed for a budget called small without one."""
+    from assistant.agent.offline.builders import SMALL_BUDGET_EUR
+    from assistant.agent.offline.cues import asks_small_budget
+    from assistant.money import parse_money
+
+    if not asks_small_budget(question) or any(m.per is None for m in parse_money(question)):
+        return ""
+    amount = money(SMALL_BUDGET_EUR, "EUR", lang)
+    return pick(
+        lang,
+        f"(A small budget, read as {amount} at most: about the price of the guide's entry card.)",
+        f"(Petit budget, compris comme {amount} au plus : environ le prix de la carte d'entrée du guide.)",
+    )
+
+
 def render_recommend(result: dict[str, Any], question: str, lang: Lang) -> str:
     options = result.get("options") or []
     currency = result.get("currency")
     lines = []
+    lines.append(_small_budget_note(question, lang))
     if options:
         lines.append(pick(lang, "**Recommended:**", "**Recommandations :**"))
         lines.append(
@@ -286,4 +303,4 @@ def render_recommend(result: dict[str, Any], question: str, lang: Lang) -> str:
     notes = [n for n in (_note(n, lang) for n in result.get("notes") or []) if n]
     if notes:
         lines.append(bullet_list(notes[:3]))
-    return "\n\n".join(lines)
+    return "\n\n".join(line for line in lines if line)

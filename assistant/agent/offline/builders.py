@@ -136,7 +136,7 @@ def _forgotten(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     rates = _rates(ent)
     return [
         {"gpu": cards[0], "hours": ent.total_hours, "rate_per_hour": rates[0] if rates else None,
-         "currency": _currency(ent)}
+         "currency": _currency(ent), "gpu_count": ent.gpu_count}
     ]  # fmt: skip
 
 
@@ -177,6 +177,7 @@ def _fit(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     base = {
         "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
+        "num_gpus": ent.gpu_count,
     }  # fmt: skip
     cards = named_cards(ent)
     if cards:

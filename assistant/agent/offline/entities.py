@@ -51,6 +51,9 @@ class Entities(BaseModel):
     context_tokens: int | None = None
     batch_size: int | None = None
     power_w: float | None = None
+    gpu_count: int | None = Field(
+        default=None, description="How many of the card: 'two 3090s', '8x H100'"
+    )
 
     @property
     def total_hours(self) -> float | None:
@@ -202,6 +205,30 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
     return known, unknown, suggestions
 
 
+_COUNT_WORDS = {
+    "two": 2, "deux": 2, "dual": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
+    "six": 6, "eight": 8, "huit": 8, "2": 2, "3": 3, "4": 4, "6": 6, "8": 8, "16": 16,
+}  # fmt: skip
+_COUNT_BEFORE = re.compile(
+    r"\b(two|deux|dual|three|trois|four|quatre|six|eight|huit|2|3|4|6|8|16)\s*(?:[x×]\s*)?"
+    r"(?:(?:cartes?|gpus?|nvidia|geforce)\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _gpu_count(text: str) -> int | None:
+    """How many cards of a kind the message names ("deux RTX 3090", "8x H100", "two 4090s")."""
+    from assistant.knowledge.matching import find_gpu_mentions
+
+    spans = _covered_spans(text, find_gpu_mentions(text))
+    spans += [(m.start(), m.end()) for m in _CARD_LIKE.finditer(text)]
+    for start, _ in sorted(spans):
+        m = _COUNT_BEFORE.search(text[max(0, start - 24) : start])
+        if m:
+            return _COUNT_WORDS[m.group(1).lower()]
+    return None
+
+
 def _mask_cards(text: str) -> str:
     """The text with card names blanked out, so their numbers don't read as amounts."""
     from assistant.knowledge.matching import find_gpu_mentions
@@ -287,6 +314,7 @@ def extract_entities(text: str) -> Entities:
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
+    ent.gpu_count = _gpu_count(text)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
     ent.money = _money(masked)
     ent.durations = parse_durations(masked)

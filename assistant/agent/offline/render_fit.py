@@ -45,6 +45,14 @@ def _gb(value: Any, lang: Lang) -> str:
     return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"
 
 
+def _gpu_count(question: str) -> int | None:
+    """How many cards share the model, when the question names more than one."""
+    from assistant.agent.offline.entities import extract_entities
+
+    count = extract_entities(question).gpu_count
+    return count if count and count > 1 else None
+
+
 def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
     verdict = str(result.get("verdict") or "unknown")
     model = result.get("model") or (
@@ -84,10 +92,14 @@ def render_fit(result: dict[str, Any], question: str, lang: Lang) -> str:
             f"une carte de {_gb(result.get('vram_gb') or capacity, lang)}",
         )
         en, fr = FIT_VERDICTS.get(verdict, (verdict, verdict))
+        count = _gpu_count(question) if result.get("gpu") else None
+        if count:
+            where = f"{count} × {where}"
         head = (
             f"**{pick(lang, en, fr)}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
             + pick(lang, "about ", "environ ")
             + _gb(result.get("total_gb"), lang)
+            + (pick(lang, " per GPU", " par GPU") if count else "")
             + pick(lang, " needed for ", " nécessaires pour ")
             + _gb(capacity, lang)
             + "."

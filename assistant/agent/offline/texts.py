@@ -138,6 +138,7 @@ _FR_NAMES: list[tuple[str, str]] = [
     (r"\basynchronous global-to-shared copy\b", "copie asynchrone de la mémoire globale vers la partagée"),
     (r"\bwarp-level MMA\b", "MMA au niveau du warp"),
     (r"\bAmpere shapes\b", "formes Ampere"),
+    (r"\b([A-Z]{2}\d+(?: / [A-Z]{2}\d+)?(?: \(\w+\))?) tensor-core math\b", r"calcul \1 sur tensor cores"),
     (r"\btensor-core math\b", "calcul sur tensor cores"),
     (r"\bstructured sparsity\b", "parcimonie structurée"),
     (r"\bDistributed shared memory\b", "Mémoire partagée distribuée"),

@@ -90,6 +90,7 @@ _RECOMMEND = re.compile(
 )
 _PROBE = re.compile(
     r"\b(?:this machine|my machine|my computer|my pc|this computer|this runtime|cette machine|mon ordinateur"
+    r"|ma machine|mon poste|ce poste|mon ordi|cet ordi|ma config\w*|this box|my laptop|mon portable|this notebook"
     r"|mon pc|cet ordinateur|nvidia-smi|detect\w*|détect\w*|probe|sond\w*|installed|installée?"
     r"|what gpu do i have|quel gpu ai-je|colab (?:gave|m'a)|runtime|do i have a gpu)\b",
     re.IGNORECASE,

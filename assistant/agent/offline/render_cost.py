@@ -34,6 +34,18 @@ def assumptions_line(result: dict[str, Any], lang: Lang) -> str:
 
 
 def _unknown(result: dict[str, Any], lang: Lang) -> str | None:
+    if result.get("found") is False and result.get("gpu"):
+        # A known card without the price data the tool needs: say which data is missing.
+        message = str(result.get("message") or "")
+        purchase = "purchase" in message
+        kind_fr = "d'achat" if purchase else "de location"
+        return pick(
+            lang,
+            f"**No {'purchase' if purchase else 'rental'} price for {result['gpu']}** in the price data, "
+            "so I can't give a figure (I never make one up). Give the price and I'll compute it.",
+            f"**Pas de prix {kind_fr} pour {result['gpu']}** dans les données "
+            "de prix : je ne peux donc pas donner de chiffre (je n'en invente jamais). Donnez le prix et je ferai le calcul.",
+        )
     if result.get("found") is False:
         name = (
             str(result.get("message") or "").split("'")[1]

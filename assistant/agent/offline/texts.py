@@ -143,6 +143,7 @@ _FR_NAMES: list[tuple[str, str]] = [
     (r"\bstructured sparsity\b", "parcimonie structurée"),
     (r"\bDistributed shared memory\b", "Mémoire partagée distribuée"),
     (r"\(guide: ", "(guide : "),
+    (r"\((\d)(?:st|nd|rd|th) generation\)", r"(\1e génération)"),
 ]  # fmt: skip
 
 

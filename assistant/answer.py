@@ -14,7 +14,9 @@ class Citation(BaseModel):
     """A passage of a corpus document that backs part of the answer."""
 
     document: str = Field(description="Document title or file name")
-    section: str = Field(description="Section path inside the document, e.g. '1.3 La location à l'heure'")
+    section: str = Field(
+        description="Section path inside the document, e.g. '1.3 La location à l'heure'"
+    )
     snippet: str = Field(description="The passage, or its most relevant part")
     score: float | None = None
     chunk_id: str | None = None
@@ -39,7 +41,9 @@ class Answer(BaseModel):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     backend: str = "offline"
     elapsed_ms: float = 0.0
-    notices: list[str] = Field(default_factory=list, description="Fallbacks, truncations, limits hit")
+    notices: list[str] = Field(
+        default_factory=list, description="Fallbacks, truncations, limits hit"
+    )
 
     def to_markdown(self) -> str:
         """The answer, then its tool steps and sources, as one Markdown document."""
@@ -50,7 +54,9 @@ class Answer(BaseModel):
             lines = ["**Tools**" if self.language == "en" else "**Outils**"]
             for call in self.tool_calls:
                 args = json.dumps(call.arguments, ensure_ascii=False)
-                lines.append(f"- `{call.name}({args})`" + (f" — error: {call.error}" if call.error else ""))
+                lines.append(
+                    f"- `{call.name}({args})`" + (f" — error: {call.error}" if call.error else "")
+                )
             parts.append("\n".join(lines))
         if self.citations:
             lines = ["**Sources**"]

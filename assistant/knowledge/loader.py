@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import tomllib
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,7 +23,7 @@ def data_path(filename: str) -> Path:
     return Path(str(resources.files("assistant.knowledge").joinpath("data", filename)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read_toml(filename: str) -> dict[str, Any]:
     path = data_path(filename)
     try:
@@ -53,10 +53,16 @@ def read_csv_rows(filename: str, model: type[T]) -> list[T]:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise DataFileError(f"missing data file {filename}") from exc
-    lines = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = [
+        line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+    ]
     rows = []
     for i, row in enumerate(csv.DictReader(lines), 2):
-        cleaned = {k.strip(): (v.strip() if v is not None and v.strip() != "" else None) for k, v in row.items() if k}
+        cleaned = {
+            k.strip(): (v.strip() if v is not None and v.strip() != "" else None)
+            for k, v in row.items()
+            if k
+        }
         rows.append(_validate(model, cleaned, filename, i))
     return rows
 

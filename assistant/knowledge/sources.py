@@ -20,3 +20,15 @@ class Source(BaseModel):
     def label(self) -> str:
         when = f", {self.date.isoformat()}" if self.date else ""
         return f"{self.title}{when}"
+
+
+def dedupe_sources(sources: list[Source]) -> list[Source]:
+    """The sources in order, each (title, url, note) once."""
+    seen: set[tuple[str, str | None, str | None]] = set()
+    out = []
+    for source in sources:
+        key = (source.title, source.url, source.note)
+        if key not in seen:
+            seen.add(key)
+            out.append(source)
+    return out

@@ -19,7 +19,7 @@ from assistant.knowledge.features import (
     normalize_cc,
     sm_limits,
 )
-from assistant.knowledge.sources import Source
+from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.knowledge.topics import (
     Topic,
     TopicSummary,
@@ -180,7 +180,7 @@ def assess(card: Any, topic: Topic) -> CapabilityVerdict:
         missing=hard_missing or eff_missing,
         corpus_note=_corpus_note(topic, cc, support),
         cheapest_alternative=topic.cheapest_alternative if verdict != "yes" else None,
-        sources=_dedupe([*sources, *_card_sources(card)]),
+        sources=dedupe_sources([*sources, *_card_sources(card)]),
     )
 
 
@@ -242,7 +242,7 @@ def _other_vendor(
         reasons=reasons + topic.notes,
         missing=[f"{wanted} GPU"],
         cheapest_alternative=topic.cheapest_alternative,
-        sources=_dedupe([*sources, *_card_sources(card)]),
+        sources=dedupe_sources([*sources, *_card_sources(card)]),
     )
 
 
@@ -295,14 +295,3 @@ def _card_sources(card: Any, field: str = "vram_gb") -> list[Source]:
 def _cc_tuple(cc: str) -> tuple[int, int]:
     major, minor = cc.split(".")
     return int(major), int(minor)
-
-
-def _dedupe(sources: list[Source]) -> list[Source]:
-    seen: set[tuple[str, str | None, str | None]] = set()
-    out = []
-    for s in sources:
-        key = (s.title, s.url, s.note)
-        if key not in seen:
-            seen.add(key)
-            out.append(s)
-    return out

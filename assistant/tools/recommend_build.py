@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from assistant.knowledge.sources import dedupe_sources
 from assistant.money import Currency, format_money
 from assistant.tools.recommend_goal import Goal
 from assistant.tools.recommend_notes import (
@@ -20,7 +21,6 @@ from assistant.tools.recommend_rank import (
     arrange,
     build_candidates,
     closest,
-    dedupe_sources,
 )
 
 if TYPE_CHECKING:

@@ -25,7 +25,6 @@ from assistant.knowledge.prices import (
     load_purchase_prices,
     purchase_price,
 )
-from assistant.knowledge.sources import Source
 from assistant.money import Currency
 from assistant.tools.capability import CapabilityVerdict, assess
 from assistant.tools.recommend_goal import LEARNING_COMFORT_VRAM_GB, Goal
@@ -213,14 +212,3 @@ def closest(candidates: list[Candidate], limit: int = 3) -> list[Candidate]:
         key=lambda c: (c.fit_tier or 0, -c.points, c.price.low),
     )
     return [*buys[:limit], *rents[:limit]][:limit]
-
-
-def dedupe_sources(sources: list[Source]) -> list[Source]:
-    seen: set[tuple[str, str | None, str | None]] = set()
-    out = []
-    for s in sources:
-        key = (s.title, s.url, s.note)
-        if key not in seen:
-            seen.add(key)
-            out.append(s)
-    return out

@@ -71,12 +71,31 @@ def _rent(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return calls
 
 
-def _spot(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+_OPTION_RATE = re.compile(
+    r"\b(spot|pre-?emptible|préemptible|interruptible|on-demand|à la demande|dedicated|dédiée?s?|reserved)\b"
+    r"[^\d.?!]{0,18}?(\d+(?:[.,]\d+)?)(?!\s*(?:h\b|hours?|heures?|hrs?|min\w*|%|days?|jours?|gb|go|-hour))",
+    re.IGNORECASE,
+)
+
+
+def spot_rates(ent: Entities, text: str) -> tuple[float, float] | None:
+    """(spot, dedicated) rates the question gives, even with a currency on only one of them."""
     rates = sorted(_rates(ent))
-    spot, dedicated = (
-        (rates[0], rates[-1]) if len(rates) >= 2 else (CORPUS_SPOT_RATE, CORPUS_DEDICATED_RATE)
-    )
-    currency = _currency(ent) if len(rates) >= 2 else "USD"
+    if len(rates) >= 2:
+        return rates[0], rates[-1]
+    found: dict[str, float] = {}
+    for m in _OPTION_RATE.finditer(text):
+        kind = "spot" if re.match(r"spot|pre|pré|inter", m.group(1), re.I) else "dedicated"
+        found.setdefault(kind, float(m.group(2).replace(",", ".")))
+    if len(found) == 2 and found["spot"] < found["dedicated"]:
+        return found["spot"], found["dedicated"]
+    return None
+
+
+def _spot(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    given = spot_rates(ent, reading.text)
+    spot, dedicated = given or (CORPUS_SPOT_RATE, CORPUS_DEDICATED_RATE)
+    currency = (_currency(ent) or "USD") if given else "USD"
     checkpoint = next((d.hours for d in ent.durations if d.unit == "minute" and d.hours), None)
     job = next((d.hours for d in ent.durations if d.hours and d.unit != "minute"), None)
     return [

@@ -68,7 +68,7 @@ _UNITS = {
     "day": r"days?|jours?|j|nights?|nuits?",
     "week": r"weeks?(?!-?ends?)|semaines?|wk",
     "month": r"months?|mois|mo",
-    "year": r"years?|ans?|années?|yr",
+    "year": r"years?|ans?(?!\s+(?:hour|hr|h)\b)|années?|yr",  # "0.80 an hour" is a rate
 }
 _UNIT_ALT = "|".join(f"(?P<{k}>{v})" for k, v in _UNITS.items())
 _NUM = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from assistant.agent.offline.builders import spot_rates
+from assistant.agent.offline.entities import extract_entities
 from assistant.agent.offline.language import Lang
 from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.render_cost import assumptions_line
 from assistant.agent.offline.texts import bullet_list, hours, in_language, money, num, pick
-from assistant.money import parse_money
 
 # Beyond this many times the job's length, an expected figure means "it won't finish".
 ABSURD_FACTOR = 100
@@ -30,7 +31,10 @@ def _spot_line(
         "spot_with_checkpoints": pick(lang, "Spot + checkpoints", "Spot + sauvegardes"),
         "dedicated": pick(lang, "Dedicated", "Dédiée"),
     }
-    name = names.get(str(option.get("name")), str(option.get("name")))
+    key = str(option.get("name"))
+    if key == "spot" and option.get("checkpoint_interval_h"):
+        key = "spot_with_checkpoints"  # the question's own checkpoints
+    name = names.get(key, key)
     if option.get("checkpoint_interval_h") and option.get("name") != "dedicated":
         name += pick(lang, " every ", " toutes les ") + hours(option["checkpoint_interval_h"], lang)
     if not option.get("finishes"):
@@ -131,7 +135,7 @@ def render_spot(result: dict[str, Any], question: str, lang: Lang) -> str:
             f" Here: ÷{num(result['savings_factor'], lang)}.",
             f" Ici : ÷{num(result['savings_factor'], lang)}.",
         )
-    if len([m for m in parse_money(question) if m.per == "hour"]) < 2:
+    if spot_rates(extract_entities(question), question) is None:
         head += pick(
             lang,
             " (Rates not given: the guide's example, spot $0.80/h against dedicated $2.50/h.)",

@@ -13,7 +13,8 @@ from assistant.agent.offline.entities import Entities
 _COMPARE = re.compile(
     r"\b(?:vs\.?|versus|compare[sd]?|comparing|comparison|compar(?:er|ez|aison|atif)|difference|différences?"
     r"|better than|meilleure? que|faster than|plus rapide que|against|contre|face (?:à|a)|or the|ou la|ou le"
-    r"|stack up|which is (?:better|faster)|laquelle|lequel)\b",
+    r"|stack up|which is (?:better|faster)|laquelle|lequel|entre|between|le plus de|the most|the more"
+    r"|which (?:one |card )?has (?:more|less|the most)|more \w+ than|plus de \w+ que)\b",
     re.IGNORECASE,
 )
 _SPECS = re.compile(
@@ -112,6 +113,17 @@ DOMAIN_WORDS = re.compile(
 )
 
 
+# "How many hours of H100 does 150 € buy?": a rental budget turned into hours, not a purchase.
+_HOURS_FOR_MONEY = re.compile(
+    r"\b(?:how many hours|combien d'heures)(?!.{0,40}\b(?:per|a|each|par) (?:day|jour)\b)",
+    re.IGNORECASE,
+)
+
+
+def asks_hours_for_money(text: str) -> bool:
+    return bool(_HOURS_FOR_MONEY.search(text))
+
+
 def mentions_cost(text: str) -> bool:
     """A price cue, not counting "how much VRAM" / "combien de mémoire" (a spec's quantity)."""
     return bool(_COST.search(_SPEC_QUANTITY.sub(" ", text)))
@@ -150,8 +162,18 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
         b["rent_cost"] += 0.1  # a card's price for a number of hours is a rental price
     b["spot_vs_dedicated"] = 0.25 if _SPOT.search(text) else -0.1
     # "How much is a (used) 3090?": a card's price with no rental or time in sight is its purchase price.
-    purchase_price = has_card and cost and not rent and not ent.durations and not ent.topics
     buy_vs_rent = bool(_BUY_VS_RENT.search(text)) or buys_and_rents(text)
+    hours_for_money = asks_hours_for_money(text) and bool(ent.budgets) and not buy_vs_rent
+    purchase_price = (
+        has_card
+        and cost
+        and not rent
+        and not ent.durations
+        and not ent.topics
+        and not hours_for_money
+    )
+    if hours_for_money and has_card:
+        b["rent_cost"] += 0.2
     b["rent_vs_buy"] = (0.2 if buy_vs_rent or purchase_price else -0.05) + (
         0.05 if ent.hours_per_day else 0.0
     )

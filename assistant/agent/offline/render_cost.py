@@ -19,7 +19,6 @@ from assistant.agent.offline.texts import (
     num,
     pick,
 )
-from assistant.money import parse_money
 
 
 def assumptions_line(result: dict[str, Any], lang: Lang) -> str:
@@ -78,7 +77,10 @@ def render_rent(result: dict[str, Any], question: str, lang: Lang) -> str:
             f", typiquement {money(typical, cur, lang)} ({money(result.get('rate_typical'), cur, lang)}/h)",
         )
     text += "."
-    budget = next((m for m in parse_money(question) if m.per is None and m.currency == cur), None)
+    from assistant.agent.offline.entities import extract_entities
+
+    # Amounts as the question reads them, card numbers aside ("a 5090 at 2500 €" is 2500 €).
+    budget = next((m for m in extract_entities(question).budgets if m.currency == cur), None)
     if budget is not None and result.get("rate_typical") and not parse_durations(question):
         low_rate, high_rate = result.get("rate_low"), result.get("rate_high")
         span = (
@@ -86,18 +88,25 @@ def render_rent(result: dict[str, Any], question: str, lang: Lang) -> str:
             if low_rate and high_rate and low_rate != high_rate
             else ""
         )
-        text += pick(
+        # The question gives money, not hours: the hours it buys are the answer.
+        text = pick(
             lang,
-            f" **{money(budget.amount, cur, lang)} buys about {num(budget.amount / result['rate_typical'], lang, 0)} h**"
-            + (f" ({span} across the prices seen)." if span else "."),
-            f" **{money(budget.amount, cur, lang)} donnent environ {num(budget.amount / result['rate_typical'], lang, 0)} h**"
-            + (f" ({span} selon les prix relevés)." if span else "."),
+            f"**{money(budget.amount, cur, lang)} buys about {num(budget.amount / result['rate_typical'], lang, 0)} h of {gpu}**"
+            + (f" ({span} across the prices seen)" if span else "")
+            + f", at a typical {money(result.get('rate_typical'), cur, lang)}/h.",
+            f"**{money(budget.amount, cur, lang)} donnent environ {num(budget.amount / result['rate_typical'], lang, 0)} h de {gpu}**"
+            + (f" ({span} selon les prix relevés)" if span else "")
+            + f", à {money(result.get('rate_typical'), cur, lang)}/h en général.",
         )
     if result.get("n_prices"):
         text += pick(
             lang,
-            f" Hourly rates seen: {rate} ({result['n_prices']} sourced prices).",
-            f" Tarifs horaires relevés : {rate} ({result['n_prices']} prix sourcés).",
+            f" Hourly rates seen: {rate} ({result['n_prices']} sourced price"
+            + ("s" if result["n_prices"] > 1 else "")
+            + ").",
+            f" Tarifs horaires relevés : {rate} ({result['n_prices']} prix sourcé"
+            + ("s" if result["n_prices"] > 1 else "")
+            + ").",
         )
     return "\n\n".join(p for p in (text, assumptions_line(result, lang)) if p)
 

@@ -168,11 +168,38 @@ def render_compare(result: dict[str, Any], question: str, lang: Lang) -> str:
                 + " | ".join(values)
                 + " |"
             )
+        parts.append(_asked_leaders(result["rows"], names, question, lang))
         parts.append(header + "\n" + "\n".join(body))
         notes = [n for n in (in_language(n, lang) for n in result.get("notes") or []) if n]
         if notes:
             parts.append(bullet_list(notes))
     return "\n\n".join(parts)
+
+
+def _asked_leaders(rows: list[dict[str, Any]], names: list[str], question: str, lang: Lang) -> str:
+    """A sentence naming the leading card on each figure the question asks about."""
+    wanted = asked_fields(question)
+    lines = []
+    for row in rows:
+        field = str(row.get("field", ""))
+        if field not in wanted or not row.get("best") or field == "tdp_w":
+            continue
+        values = row.get("values") or []
+        figures = " vs ".join(
+            f"{_cell(field, v, lang)}" + (f" {row['unit']}" if row.get("unit") else "")
+            for v in values
+        )
+        unit_fr = {"GB": "Go", "GB/s": "Go/s", "KB": "Ko"}
+        if lang == "fr":
+            for en, fr in unit_fr.items():
+                figures = figures.replace(f" {en}", f" {fr}")
+        lines.append(
+            f"**{label(field, lang, row.get('label'))} : {row['best']}**"
+            if lang == "fr"
+            else f"**{label(field, lang, row.get('label'))}: {row['best']}**"
+        )
+        lines[-1] += f" ({figures})."
+    return "\n\n".join(lines)
 
 
 def _cell(field: str, value: Any, lang: Lang) -> str:

@@ -42,7 +42,7 @@ class RunRecorder:
     def __init__(self, tool_names: set[str]) -> None:
         self.tool_names = tool_names
         self.requested: dict[str, tuple[str, dict[str, Any]]] = {}
-        self.tool_calls: list[ToolCall] = []
+        self._finished: list[tuple[int, ToolCall]] = []
         self.passages: list[Citation] = []
         self.final_text = ""
 
@@ -63,15 +63,24 @@ class RunRecorder:
 
     def on_tool_message(self, message: ToolMessage) -> ToolCall:
         """Record one finished tool call with its parsed result."""
-        name, arguments = self.requested.get(str(message.tool_call_id), (message.name or "?", {}))
+        key = str(message.tool_call_id)
+        name, arguments = self.requested.get(key, (message.name or "?", {}))
         result, error = parse_tool_content(message.content)
         if error is None and getattr(message, "status", "success") == "error":
             result, error = None, message_text(message)
         call = ToolCall(name=name, arguments=arguments, result=result, error=error)
-        self.tool_calls.append(call)
+        requested_ids = list(self.requested)
+        order = requested_ids.index(key) if key in self.requested else len(requested_ids)
+        self._finished.append((order, call))
         if name == SEARCH_TOOL and isinstance(result, dict):
             self._add_passages(result)
         return call
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        """Finished calls in the order the model asked for them (tools of one turn run in parallel,
+        so they finish in any order)."""
+        return [call for _, call in sorted(self._finished, key=lambda item: item[0])]
 
     def _add_passages(self, result: dict[str, Any]) -> None:
         seen = {p.chunk_id for p in self.passages}

@@ -24,7 +24,7 @@ def test_unknown_backend_names_the_choices() -> None:
     with pytest.raises(
         BackendConfigError, match="use one of: offline, openai:<model>, ollama:<model>"
     ):
-        normalize_backend("claude:3")
+        normalize_backend("mystery:3")
 
 
 def test_openai_model_carries_timeout_retries_and_base_url(monkeypatch) -> None:

@@ -13,11 +13,11 @@ from assistant.knowledge.models import (
     match_model,
 )
 from assistant.knowledge.sources import Source
-from assistant.tools.fit_estimate import Estimate, Setup, estimate
+from assistant.tools.fit.estimate import Estimate, Setup, estimate
+from assistant.tools.fit.models import FitQuery
 
 if TYPE_CHECKING:
     from assistant.knowledge.gpus import GpuCard
-    from assistant.tools.fit import FitQuery
 
 DEFAULT_INFERENCE_CONTEXT = 4096
 DEFAULT_TRAINING_SEQUENCE = 2048

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from assistant.knowledge.models import MeasuredVram, load_measured_vram, load_memory_rules
+from assistant.tools.fit.api import estimate_fit
+from assistant.tools.fit.models import FitQuery
 
 AT_MOST_FLOOR = 0.5  # an 'at_most' figure must not be more than twice the estimate
 
@@ -61,8 +63,6 @@ def tolerance_gb(measured_gb: float) -> float:
 
 
 def calibrate_row(row: MeasuredVram) -> CalibrationRow:
-    from assistant.tools.fit import FitQuery, estimate_fit
-
     base = CalibrationRow(
         id=row.id,
         model=row.model,

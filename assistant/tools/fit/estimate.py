@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from assistant.knowledge.models import MemoryRules, ModelSpec, OptimizerRule, PrecisionFormat
-
-Task = Literal["inference", "lora", "qlora", "full_finetune", "image_generation"]
-Offload = Literal["none", "model", "sequential"]
-LoraTargets = Literal["attention", "all_linear"]
+from assistant.tools.fit.models import LoraTargets, Offload, Task
 
 GENERIC_KV_HEADS = 8
 GENERIC_HEAD_DIM = 128

@@ -49,11 +49,12 @@ def estimate_fit(query: FitQuery) -> FitResult:
     figure, and changes that would make it fit. Unknown model or GPU names come back as a message
     with near names, never an exception."""
     rules = load_memory_rules()
-    spec, params_b, model_suggestions = resolve_model(query)
+    spec, params_b, model_suggestions, generic_note = resolve_model(query)
     if spec is None and params_b is None:
         return _unknown(
             query,
-            f"Unknown model {query.model!r}: give a parameter count (e.g. params_b=7) or a known name.",
+            generic_note
+            or f"Unknown model {query.model!r}: give a parameter count (e.g. params_b=7) or a known name.",
             model_suggestions,
         )
     card, vram_gb, gpu_suggestions = resolve_gpu(query)
@@ -85,7 +86,7 @@ def estimate_fit(query: FitQuery) -> FitResult:
         if verdict != "fits" and est.complete
         else []
     )
-    name = spec.name if spec else f"generic {params_b:g}B model"
+    name = spec.name if spec else _generic_name(query.model, params_b or 0.0)
     return FitResult(
         query=query,
         model=spec.name if spec else None,
@@ -104,10 +105,18 @@ def estimate_fit(query: FitQuery) -> FitResult:
         fits_with=[FitOption(change=c, total_gb=t, verdict=v) for c, t, v in options],
         bigger_cards=cards,
         nearest_measured=nearest_measured(spec, setup, card.name if card else None),
-        assumptions=assumptions_for(setup, est, rules),
+        assumptions=[
+            *([generic_note] if generic_note else []),
+            *assumptions_for(setup, est, rules),
+        ],
         sources=sources_for(spec, setup, rules),
         message=_message(name, setup, est, verdict, capacity, card.name if card else vram_gb),
     )
+
+
+def _generic_name(text: str, params_b: float) -> str:
+    bare = text.strip().lower().replace(" ", "") in (f"{params_b:g}b", f"{params_b:g}bn")
+    return f"generic {params_b:g}B model" + ("" if bare else f" ({text.strip()[:60]})")
 
 
 def _uses_tokens(setup: Setup) -> bool:
@@ -124,16 +133,18 @@ def _message(
         total = f"at least {est.total_gb:.1f} GB{each} (weights and overhead; video activations not modelled)"
     if capacity is None:
         return f"{what}: {total}. Give a GPU or a memory size for a verdict."
-    card = f"{where} GB" if isinstance(where, float | int) else str(where)
+    sized = isinstance(where, float | int)
+    card = f"a {where:g} GB card" if sized else str(where)
     if setup.num_gpus > 1:
-        card = f"{setup.num_gpus} x {card}"
+        card = f"{setup.num_gpus} x {f'{where:g} GB cards' if sized else card}"
     words = {
         "fits": "fits",
         "tight": "is tight on",
         "does_not_fit": "does not fit",
         "unknown": "may or may not fit",
     }[verdict]
-    return f"{what}: {total}; {words} {card} ({capacity:.1f} GB usable{each})."
+    size = "" if sized else f" ({capacity:g} GB{each})"
+    return f"{what}: {total}; {words} {card}{size}."
 
 
 def fits_in(vram_gb: float, query: FitQuery) -> bool:

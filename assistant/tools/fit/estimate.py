@@ -1,7 +1,7 @@
 """The memory arithmetic behind `estimate_fit`: a resolved setup in, breakdown lines out.
 
 Pure functions over `ModelSpec` and `MemoryRules`; every constant comes from memory_rules.toml.
-All sizes are decimal GB (1e9 bytes).
+All sizes are in the GB of memory_rules.toml: binary, 2^30 bytes, the unit cards are sold in.
 """
 
 from __future__ import annotations

@@ -137,7 +137,7 @@ class MemoryLine(BaseModel):
     item: str = Field(
         description="weights, text_encoders, vae, kv_cache, activations, gradients, optimizer_states, adapters, overhead"
     )
-    gb: float = Field(description="Decimal GB")
+    gb: float = Field(description="Binary GB (2^30 bytes), the unit cards are sold in")
     detail: str
 
 
@@ -161,7 +161,9 @@ class FitResult(BaseModel):
     context_tokens: int | None
     gpu: str | None = Field(description="The catalog card matched, if any")
     vram_gb: float | None = Field(description="Card memory as sold (binary GB)")
-    capacity_gb: float | None = Field(description="Card memory in decimal GB")
+    capacity_gb: float | None = Field(
+        description="Memory the estimate is compared with, in the same binary GB (free memory for a probed machine)"
+    )
     verdict: Verdict
     total_gb: float | None
     headroom_gb: float | None

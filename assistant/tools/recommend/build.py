@@ -1,14 +1,18 @@
 """Turning ranked candidates into a `Recommendation`: the wording of each option and the summary,
-with the notes, free tiers and cheapest hardware from `recommend_notes`."""
+with the notes, free tiers and cheapest hardware from `notes`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from assistant.knowledge.sources import dedupe_sources
 from assistant.money import Currency, format_money
-from assistant.tools.recommend_goal import Goal
-from assistant.tools.recommend_notes import (
+from assistant.tools.recommend.goal import Goal
+from assistant.tools.recommend.models import (
+    FreeTier,
+    Recommendation,
+    RecommendOption,
+    RecommendQuery,
+)
+from assistant.tools.recommend.notes import (
     budget_plan_note,
     cheapest,
     corrections,
@@ -16,20 +20,12 @@ from assistant.tools.recommend_notes import (
     gap_notes,
     standing_assumptions,
 )
-from assistant.tools.recommend_rank import (
+from assistant.tools.recommend.rank import (
     Candidate,
     arrange,
     build_candidates,
     closest,
 )
-
-if TYPE_CHECKING:
-    from assistant.tools.recommend import (
-        FreeTier,
-        Recommendation,
-        RecommendOption,
-        RecommendQuery,
-    )
 
 MAX_OPTION_SOURCES = 6
 
@@ -37,8 +33,6 @@ MAX_OPTION_SOURCES = 6
 def build_recommendation(
     q: RecommendQuery, goal: Goal, currency: Currency, rate: float, assumptions: list[str]
 ) -> Recommendation:
-    from assistant.tools.recommend import Recommendation
-
     candidates, notes = build_candidates(q, goal, currency, rate)
     fitting = [c for c in candidates if c.within_budget]
     picked = arrange(fitting, goal, q.limit) if not goal.problems else []
@@ -122,8 +116,6 @@ def _budget_remark(c: Candidate, budget: float | None) -> str:
 def _option(
     c: Candidate, rank: int, goal: Goal, currency: Currency, budget: float | None
 ) -> RecommendOption:
-    from assistant.tools.recommend import RecommendOption
-
     card = c.card
     arch = f"{card.architecture} ({card.arch_target})" if card.arch_target else card.architecture
     reasons = [f"{card.vram_gb:g} GB, {arch}" + (f", {card.tdp_w:g} W" if card.tdp_w else "") + "."]

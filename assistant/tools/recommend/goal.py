@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
 
 from assistant.knowledge.sources import Source
+from assistant.knowledge.thresholds import vram_threshold
 from assistant.knowledge.topics import (
     Topic,
     find_topic_mentions,
@@ -17,23 +17,8 @@ from assistant.knowledge.topics import (
     topic_for_part,
 )
 from assistant.tools.fit import FitQuery, estimate_fit, minimum_vram_gb
+from assistant.tools.recommend.models import RecommendQuery, Workload
 
-if TYPE_CHECKING:
-    from assistant.tools.recommend import RecommendQuery
-
-Workload = Literal["lora", "qlora", "flux", "llm_inference"]
-
-GUIDE_PARTS = tuple(range(1, 10))
-# The guide's purchase table starts at 12 GB; below that the AI part's models get cramped.
-LEARNING_COMFORT_VRAM_GB = 12.0
-# Document 2: 24 GB is the practical threshold for most image-generation and LoRA workflows.
-LORA_THRESHOLD_GB = 24.0
-CORPUS_DOC2 = "Choisir un GPU pour l'IA générative en 2025 (corpus document 004_69057a231d026f76)"
-LORA_SOURCE = Source(
-    title=CORPUS_DOC2,
-    note="'Architecture GPU et VRAM': 24 GB is a practical threshold for image generation and "
-    "LoRA training; a used RTX 3090 (24 GB) trains LoRA without excessive swapping",
-)
 _TASKS: dict[str, str] = {
     "lora": "lora",
     "qlora": "qlora",
@@ -181,11 +166,13 @@ def _size_workload(
         if workload == "flux":
             model = "flux dev"
         elif workload in ("lora", "qlora"):
-            goal.fit_tiers.append(FitTier(LORA_THRESHOLD_GB, "24 GB, the corpus's LoRA threshold"))
+            lora = vram_threshold("lora")
+            goal.fit_tiers.append(FitTier(lora.vram_gb, lora.label))
             goal.assumptions.append(
-                "No model given: used the corpus's rule of thumb that LoRA work wants 24 GB of VRAM."
+                f"No model given: used the corpus's rule of thumb that LoRA work wants "
+                f"{lora.vram_gb:g} GB of VRAM."
             )
-            goal.sources.append(LORA_SOURCE)
+            goal.sources.extend(lora.sources)
             return
         else:
             goal.notes.append(

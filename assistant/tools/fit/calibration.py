@@ -6,6 +6,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from assistant.knowledge.models import MeasuredVram, load_measured_vram, load_memory_rules
+from assistant.tools.fit.api import estimate_fit
+from assistant.tools.fit.models import FitQuery
 
 AT_MOST_FLOOR = 0.5  # an 'at_most' figure must not be more than twice the estimate
 
@@ -61,8 +63,6 @@ def tolerance_gb(measured_gb: float) -> float:
 
 
 def calibrate_row(row: MeasuredVram) -> CalibrationRow:
-    from assistant.tools.fit import FitQuery, estimate_fit
-
     base = CalibrationRow(
         id=row.id,
         model=row.model,
@@ -70,7 +70,7 @@ def calibrate_row(row: MeasuredVram) -> CalibrationRow:
         method=row.precision_or_method,
         compare_to=row.compare_to,
         check=row.check,
-        measured_gb=row.value_gb,
+        measured_gb=round(load_memory_rules().from_decimal_gb(row.value_gb), 2),
         comparable=row.comparable,
         reason=row.not_comparable_reason,
     )
@@ -94,17 +94,18 @@ def calibrate_row(row: MeasuredVram) -> CalibrationRow:
             "weights": parts.get("weights", 0.0),
             "kv_cache": parts.get("kv_cache", 0.0),
         }[row.compare_to]
-    tol = tolerance_gb(row.value_gb)
-    error = estimated - row.value_gb
+    measured = rules.from_decimal_gb(row.value_gb)
+    tol = tolerance_gb(measured)
+    error = estimated - measured
     if row.check == "at_most":
-        ok = estimated <= row.value_gb + tol and estimated >= AT_MOST_FLOOR * row.value_gb
+        ok = estimated <= measured + tol and estimated >= AT_MOST_FLOOR * measured
     else:
         ok = abs(error) <= tol
     return base.model_copy(
         update={
             "estimated_gb": round(estimated, 2),
             "error_gb": round(error, 2),
-            "error_pct": round(100 * error / row.value_gb, 1),
+            "error_pct": round(100 * error / measured, 1),
             "tolerance_gb": round(tol, 2),
             "within": ok,
         }

@@ -25,9 +25,10 @@ from assistant.knowledge.prices import (
     load_purchase_prices,
     purchase_price,
 )
+from assistant.knowledge.thresholds import vram_threshold
 from assistant.money import Currency
 from assistant.tools.capability import CapabilityVerdict, assess
-from assistant.tools.recommend_goal import LEARNING_COMFORT_VRAM_GB, Goal
+from assistant.tools.recommend.goal import Goal
 
 MIN_RENT_HOURS = 1.0  # a budget that buys less than an hour of a card does not "fit" it
 VERDICT_POINTS = {"yes": 2, "partial": 1}
@@ -170,7 +171,7 @@ def build_candidates(
 def sort_key(c: Candidate, goal: Goal) -> tuple[float, ...]:
     tier = float(c.fit_tier or 0)
     if goal.learning and c.kind == "buy":
-        comfort = 1.0 if c.vram >= LEARNING_COMFORT_VRAM_GB else 0.0
+        comfort = 1.0 if c.vram >= vram_threshold("learning_comfort").vram_gb else 0.0
         return (tier, -c.points, -comfort, -c.features, -c.vram, c.cost)
     if goal.learning:
         return (tier, -c.points, -len(c.groups), c.cost, -c.vram)

@@ -4,8 +4,6 @@ the standing assumptions."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from assistant.knowledge.features import corpus_claims_for
 from assistant.knowledge.gpus import load_catalog
 from assistant.knowledge.prices import hourly_price_range, purchase_price
@@ -14,11 +12,14 @@ from assistant.knowledge.topics import Topic
 from assistant.money import Currency
 from assistant.tools.capability import assess
 from assistant.tools.cost_base import CORPUS_DOC1, CORPUS_QUIZ
-from assistant.tools.recommend_goal import Goal
-from assistant.tools.recommend_rank import Candidate, priced_cards
-
-if TYPE_CHECKING:
-    from assistant.tools.recommend import FeatureCheapest, FreeTier, RecommendQuery
+from assistant.tools.recommend.goal import Goal
+from assistant.tools.recommend.models import (
+    CheapestPick,
+    FeatureCheapest,
+    FreeTier,
+    RecommendQuery,
+)
+from assistant.tools.recommend.rank import Candidate, priced_cards
 
 COLAB_SOURCE = Source(
     title=CORPUS_DOC1, note="1.2 Le gratuit — Google Colab; résumé: free Colab (T4)"
@@ -84,8 +85,6 @@ def budget_plan_note(q: RecommendQuery, goal: Goal) -> str:
 
 
 def free_tiers(goal: Goal) -> list[FreeTier]:
-    from assistant.tools.recommend import FreeTier
-
     t4 = load_catalog().by_name("T4")
     covers: list[str] = []
     partly: list[str] = []
@@ -107,8 +106,6 @@ def free_tiers(goal: Goal) -> list[FreeTier]:
 
 
 def cheapest(topic: Topic, currency: Currency, rate: float) -> FeatureCheapest:
-    from assistant.tools.recommend import CheapestPick, FeatureCheapest
-
     rows = [(card, assess(card, topic)) for card in priced_cards()]
     best = [r for r in rows if r[1].verdict == "yes"] or [
         r for r in rows if r[1].verdict == "partial"

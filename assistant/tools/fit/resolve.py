@@ -3,6 +3,7 @@ workload fit, and state the assumptions and sources of an estimate."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from assistant.knowledge.models import (
@@ -13,24 +14,64 @@ from assistant.knowledge.models import (
     match_model,
 )
 from assistant.knowledge.sources import Source
-from assistant.tools.fit_estimate import Estimate, Setup, estimate
+from assistant.tools.fit.estimate import Estimate, Setup, estimate
+from assistant.tools.fit.models import FitQuery
+from assistant.tools.fit.names import other_model, read_size
 
 if TYPE_CHECKING:
     from assistant.knowledge.gpus import GpuCard
-    from assistant.tools.fit import FitQuery
 
 DEFAULT_INFERENCE_CONTEXT = 4096
 DEFAULT_TRAINING_SEQUENCE = 2048
 DEFAULT_RESOLUTION = 1024
 
 
-def resolve_model(query: FitQuery) -> tuple[ModelSpec | None, float | None, list[str]]:
-    """(model, parameter count in billions, near names) for the query's model text."""
+def resolve_model(query: FitQuery) -> tuple[ModelSpec | None, float | None, list[str], str | None]:
+    """(model, parameter count in billions, near names, why a generic model is used) for the
+    query's model text. A known model found inside a longer name that names another model (a
+    distill, another size, another variant) is refused: the size written in the name is used with
+    a generic architecture instead, and the reason says so."""
     match = match_model(query.model)
-    if match.model is not None:
-        return match.model, match.model.params_b, []
-    params = query.params_b or match.params_b
-    return None, params, match.suggestions
+    spec = match.model
+    if spec is not None and match.score < 1.0:
+        why = other_model(query.model, spec, match.matched_alias)
+        if why is not None:
+            size = read_size(query.model)
+            params = query.params_b or (size.total_b if size else None)
+            told = f"{query.model!r} is not in the model table"
+            if params is None:
+                return (
+                    None,
+                    None,
+                    [spec.name, *match.suggestions],
+                    (f"{told} and its name states no size; not answered for {spec.name} ({why})."),
+                )
+            how = size.how if size and not query.params_b else f"params_b={params:g}"
+            return (
+                None,
+                params,
+                [],
+                (
+                    f"{told}: sized as a generic dense model of {params:g}B read from {how}, "
+                    f"not as {spec.name} ({why})."
+                ),
+            )
+    if spec is not None:
+        return spec, spec.params_b, [], None
+    size = read_size(query.model)
+    params = query.params_b or (size.total_b if size else match.params_b)
+    if params is None:
+        return None, None, match.suggestions, None
+    how = f"params_b={params:g}" if query.params_b else (size.how if size else f"{params:g}B")
+    return (
+        None,
+        params,
+        match.suggestions,
+        (
+            f"{query.model!r} is not in the model table: sized as a generic dense model of "
+            f"{params:g}B read from {how}."
+        ),
+    )
 
 
 def resolve_gpu(query: FitQuery) -> tuple[GpuCard | None, float | None, list[str]]:
@@ -60,7 +101,9 @@ def resolve_setup(
             None,
             "image_generation needs a diffusion pipeline (FLUX.1, SDXL, SD3, Wan...); this model is not one.",
         )
-    precision = query.precision or _default_precision(task, spec)
+    precision = (
+        query.precision or precision_in_name(query.model, rules) or _default_precision(task, spec)
+    )
     if precision == "mixed" and task != "full_finetune":
         return None, "precision 'mixed' (fp32 master weights) only applies to full_finetune."
     fmt = rules.format(precision) if precision != "mixed" else None
@@ -111,6 +154,18 @@ def resolve_setup(
         num_gpus=query.num_gpus,
     )
     return setup, ""
+
+
+def precision_in_name(text: str, rules: MemoryRules) -> str | None:
+    """A weight format written in the model's name ('...-AWQ', 'Q4_K_M', 'FP8'), if any: only
+    words that carry a digit or name a quantizer, so 'full' or 'half' in a sentence do not count."""
+    for word in re.findall(r"[a-z0-9_]+", text.lower()):
+        if not (any(ch.isdigit() for ch in word) or word in ("awq", "gptq", "gguf")):
+            continue
+        fmt = rules.format(word)
+        if fmt is not None and not re.fullmatch(r"\d+(b|bn)?", word):
+            return fmt.name
+    return None
 
 
 def _default_precision(task: str, spec: ModelSpec | None) -> str:
@@ -269,9 +324,8 @@ def nearest_measured(
 
 def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str]:
     spec = setup.spec
-    gib = rules.bytes_per_gib / rules.bytes_per_gb
     out = [
-        f"Sizes in decimal GB (1e9 bytes); a card sold as N GB holds N GiB = N x {gib:.3f} GB.",
+        "Memory in binary GB everywhere (1 GB = 2^30 bytes = 1 GiB), the unit cards are sold in and nvidia-smi reports: a card sold as 24 GB holds 24 GB here.",
         f"Verdict: fits below {rules.fits_below_fraction:.0%} of the card, tight up to {rules.tight_below_fraction:.0%}, does not fit above.",
         f"Calibrated against measured peaks (measured_vram.csv): every comparable row is matched within ±{rules.calibration_tolerance_fraction:.0%} or ±{rules.calibration_tolerance_gb:g} GB, whichever is larger.",
         f"{rules.cuda_context_gb:g} GB for the CUDA context and kernels; no CUDA graphs or NCCL buffers.",

@@ -1,20 +1,16 @@
 """The memory arithmetic behind `estimate_fit`: a resolved setup in, breakdown lines out.
 
 Pure functions over `ModelSpec` and `MemoryRules`; every constant comes from memory_rules.toml.
-All sizes are decimal GB (1e9 bytes).
+All sizes are in the GB of memory_rules.toml: binary, 2^30 bytes, the unit cards are sold in.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from assistant.knowledge.models import MemoryRules, ModelSpec, OptimizerRule, PrecisionFormat
-
-Task = Literal["inference", "lora", "qlora", "full_finetune", "image_generation"]
-Offload = Literal["none", "model", "sequential"]
-LoraTargets = Literal["attention", "all_linear"]
+from assistant.tools.fit.models import LoraTargets, Offload, Task
 
 GENERIC_KV_HEADS = 8
 GENERIC_HEAD_DIM = 128

@@ -1,6 +1,5 @@
-"""Recommend GPUs for a budget, a goal and constraints: ranked cards to buy or to rent (and for how
-many hours), each with its reasons, what it cannot do and its sources; the cheapest hardware that
-exercises a feature; and, when nothing fits, what comes closest and the free tiers."""
+"""The query and result models of the recommendation tool, at the bottom of the package: every other
+module of `assistant.tools.recommend` imports from here, and this imports nothing from them."""
 
 from __future__ import annotations
 
@@ -11,13 +10,13 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 
 from assistant.knowledge.sources import Source
 from assistant.money import Currency
-from assistant.tools.cost_base import MAX_BUDGET, MoneyQuery, money_context
-from assistant.tools.recommend_goal import Workload, resolve_goal
+from assistant.tools.cost_base import MAX_BUDGET, MoneyQuery
 
 Mode = Literal["buy", "rent", "either"]
 ConditionChoice = Literal["new", "used", "any"]
 Form = Literal["desktop", "cloud", "any"]
 Kind = Literal["buy", "rent"]
+Workload = Literal["lora", "qlora", "flux", "llm_inference"]
 
 MAX_POWER_W = 5_000
 
@@ -192,28 +191,3 @@ class Recommendation(BaseModel):
     assumptions: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list, description="Near names for unknown input")
     sources: list[Source] = Field(default_factory=list)
-
-
-def recommend(query: RecommendQuery) -> Recommendation:
-    """Recommend GPUs to buy or rent for a budget, a goal (the guide up to part N, a feature such as
-    wgmma, tcgen05 or FP4, LoRA/QLoRA/FLUX, an LLM of a given size) and constraints (new or used,
-    power, desktop or cloud). Options must get a yes/partial capability verdict for the goal, hold
-    the workload in VRAM, meet the constraints and fit the budget; they are ranked by coverage of
-    the goal, then cost. Also gives the cheapest hardware for a feature, the free tiers, and, when
-    nothing fits, the closest options. Unknown features or models come back as notes."""
-    from assistant.tools.recommend_build import build_recommendation
-
-    currency, rate, assumptions = money_context(query)
-    goal = resolve_goal(query)
-    return build_recommendation(query, goal, currency, rate, assumptions)
-
-
-__all__ = [
-    "CheapestPick",
-    "FeatureCheapest",
-    "FreeTier",
-    "RecommendOption",
-    "RecommendQuery",
-    "Recommendation",
-    "recommend",
-]

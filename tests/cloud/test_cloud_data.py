@@ -95,3 +95,10 @@ def test_catalog_prices_agree_with_the_hourly_price_table() -> None:
         assert row.price_per_gpu_hour == pytest.approx(price.low, rel=0.01), row.instance
         checked += 1
     assert checked >= 6
+
+
+def test_notebook_text_columns_exist_in_both_languages() -> None:
+    for tier in load_notebook_tiers():
+        assert tier.gpus_fr and tier.billing_fr
+        assert (tier.notes is None) == (tier.notes_fr is None)
+        assert tier.text("notes", "fr") == tier.notes_fr

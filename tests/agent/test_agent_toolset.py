@@ -22,6 +22,8 @@ EXPECTED_NAMES = (
     "workload_fit",
     "llm_speed",
     "recommend_gpus",
+    "cloud_instances",
+    "notebook_tiers",
     "probe_gpus",
     "search_corpus",
 )

@@ -73,8 +73,8 @@ def test_unknown_card_with_a_bandwidth_is_estimated() -> None:
 
 
 def test_a_name_not_in_the_data_is_never_another_model() -> None:
-    r = estimate_speed(SpeedQuery(model="DeepSeek-R1-Distill-Qwen-32B", gpu="RTX 4090"))
-    assert r.found and r.params_b == 32
+    r = estimate_speed(SpeedQuery(model="Zephyrine-Coder-22B", gpu="RTX 4090"))
+    assert r.found and r.params_b == 22
     assert any("not in the model data" in a for a in r.assumptions)
 
 

@@ -55,6 +55,7 @@ class Settings(BaseSettings):
     chat_port: int = Field(default=7860, ge=0, le=65535)
     chat_rate_per_minute: int = Field(default=12, ge=1)  # per browser session
     chat_concurrency: int = Field(default=4, ge=1)  # answers computed at once; the rest queue
+    mcp_rate_per_minute: int = Field(default=60, ge=1)  # tool calls per MCP client
 
     log_level: str = "WARNING"
 

@@ -49,6 +49,8 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
     ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
+    ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
+    ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),
     ToolSpec("probe_gpus", "assistant.tools.probe", "probe_local_gpus"),
     ToolSpec("search_corpus", "assistant.agent.corpus_tool", "search_corpus"),
 )

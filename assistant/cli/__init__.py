@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
     "assistant.cli.recommend_cmd",  # recommend
+    "assistant.cli.cloud_cmd",  # cloud, notebooks
     "assistant.cli.probe_cmd",  # probe
     "assistant.cli.search_cmds",  # search, index
     "assistant.cli.ask_cmd",  # ask

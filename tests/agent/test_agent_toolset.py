@@ -21,6 +21,8 @@ EXPECTED_NAMES = (
     "budget_plan",
     "workload_fit",
     "recommend_gpus",
+    "cloud_instances",
+    "notebook_tiers",
     "probe_gpus",
     "search_corpus",
 )

@@ -8,44 +8,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
 from typing import Any
 
-from assistant.agent.offline.language import STOPWORDS, Lang
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
-from assistant.agent.offline.render_cost import (
-    render_buy,
-    render_forgotten,
-    render_rent,
-    render_storage,
-)
-from assistant.agent.offline.render_fit import render_fit, render_recommend
-from assistant.agent.offline.render_gpu import (
-    render_capability,
-    render_compare,
-    render_lookup,
-    render_probe,
-)
-from assistant.agent.offline.render_plans import render_budget, render_spot
 from assistant.agent.offline.safety import passage_is_safe
+from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import pick
+from assistant.language import STOPWORDS, Lang
 
-Renderer = Callable[[dict[str, Any], str, Lang], str]
-RENDERERS: dict[str, Renderer] = {
-    "gpu_lookup": render_lookup,
-    "gpu_compare": render_compare,
-    "gpu_capability": render_capability,
-    "rent_cost": render_rent,
-    "spot_vs_dedicated": render_spot,
-    "rent_vs_buy": render_buy,
-    "forgotten_instance": render_forgotten,
-    "storage_cost": render_storage,
-    "budget_plan": render_budget,
-    "workload_fit": render_fit,
-    "recommend_gpus": render_recommend,
-    "probe_gpus": render_probe,
-}
 MAX_QUOTES = 2
 # A passage scoring under this fraction of the best one is not cited.
 RELATIVE_MIN_SCORE = 0.85
@@ -169,12 +140,13 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
     for result in results:
         if result.name == SEARCH_TOOL:
             continue
-        renderer = RENDERERS.get(result.name)
-        if renderer is None:
+        skill = get_skill(result.name)
+        if skill is None:
             continue
-        if result.error or not isinstance(result.result, dict):
+        text = None if result.error else skill.answer(result.result, reading.text, reading.language)
+        if text is None:
             errors += 1
-            error = str(result.error or "no result")
+            error = str(result.error or "no readable result")
             if error.startswith("invalid arguments"):
                 detail = error.split("—", 1)[-1].strip()
                 sections.append(
@@ -194,7 +166,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
                     + error[:200]
                 )
             continue
-        text = renderer(result.result, reading.text, reading.language).strip()
+        text = text.strip()
         if text and text not in sections:
             sections.append(text)
     return sections, errors

@@ -48,6 +48,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("storage_cost", "assistant.tools.cost", "storage_cost"),
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
+    ToolSpec("llm_speed", "assistant.tools.speed", "estimate_speed"),
     ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
     ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
     ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),

@@ -14,6 +14,7 @@ COMMAND_MODULES = (
     "assistant.cli.can_cmd",  # can
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
+    "assistant.cli.speed_cmd",  # speed
     "assistant.cli.recommend_cmd",  # recommend
     "assistant.cli.cloud_cmd",  # cloud, notebooks
     "assistant.cli.probe_cmd",  # probe

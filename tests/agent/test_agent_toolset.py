@@ -20,6 +20,7 @@ EXPECTED_NAMES = (
     "storage_cost",
     "budget_plan",
     "workload_fit",
+    "llm_speed",
     "recommend_gpus",
     "cloud_instances",
     "notebook_tiers",

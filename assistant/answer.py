@@ -7,7 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Language = Literal["en", "fr"]
+from assistant.language import Lang
+
+Language = Lang
 
 
 class Citation(BaseModel):

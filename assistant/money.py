@@ -12,8 +12,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from assistant.language import Lang
+
 Currency = Literal["EUR", "USD"]
-Lang = Literal["en", "fr"]
+
 Period = Literal["hour", "month", "day"]
 
 CURRENCIES: tuple[Currency, ...] = ("EUR", "USD")

@@ -14,11 +14,14 @@ COMMAND_MODULES = (
     "assistant.cli.can_cmd",  # can
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
+    "assistant.cli.speed_cmd",  # speed
     "assistant.cli.recommend_cmd",  # recommend
+    "assistant.cli.cloud_cmd",  # cloud, notebooks
     "assistant.cli.probe_cmd",  # probe
     "assistant.cli.search_cmds",  # search, index
     "assistant.cli.ask_cmd",  # ask
     "assistant.cli.door_cmds",  # chat, discord
+    "assistant.cli.mcp_cmd",  # mcp
 )
 
 

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _human(r: Any) -> str:
     lines = [r.summary, ""]
-    from assistant.tools.recommend_build import option_price
+    from assistant.tools.recommend.build import option_price
 
     if not r.options and r.closest:
         lines.append("Closest, over the budget:")

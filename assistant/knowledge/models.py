@@ -195,8 +195,13 @@ class MemoryRules(BaseModel):
                 return opt
         raise KeyError(name)
 
+    def from_decimal_gb(self, decimal_gb: float) -> float:
+        """A size given in decimal GB (1e9 bytes), in the unit of every estimate."""
+        return decimal_gb * 1e9 / self.bytes_per_gb
+
     def card_capacity_gb(self, vram_gb: float) -> float:
-        """Decimal GB held by a card sold as `vram_gb` (card sizes are binary)."""
+        """Memory held by a card sold as `vram_gb`, in the unit of every estimate (the same number
+        when, as here, that unit is the binary GB cards are sold in)."""
         return vram_gb * (
             self.bytes_per_gib / self.bytes_per_gb if self.card_sizes_are_gib else 1.0
         )

@@ -83,7 +83,7 @@ def length_message(length: int, limit: int, language: str = "en") -> str:
 def guess_language(text: str) -> str:
     """The language to answer an edge message in (the agent's own detector, cheap)."""
     try:
-        from assistant.agent.offline.language import detect_language
+        from assistant.language import detect_language
 
         return detect_language(text[:2000]) or "en"
     except Exception:  # an edge message must never fail

@@ -20,7 +20,10 @@ EXPECTED_NAMES = (
     "storage_cost",
     "budget_plan",
     "workload_fit",
+    "llm_speed",
     "recommend_gpus",
+    "cloud_instances",
+    "notebook_tiers",
     "probe_gpus",
     "search_corpus",
 )

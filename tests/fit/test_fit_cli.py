@@ -25,7 +25,7 @@ def test_fit_with_gpu_json(capsys: pytest.CaptureFixture[str]) -> None:
         "Llama 3.1 8B",
         "GeForce RTX 4090",
         "fits",
-        17.88,
+        16.72,
     )
     assert {line["item"] for line in data["breakdown"]} == {
         "weights",
@@ -84,7 +84,7 @@ def test_flags_override_the_question(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (("fit", "llama 4 scout", "--gpu", "4090"), "Unknown model"),
+        (("fit", "llama 9 colossus", "--gpu", "4090"), "Unknown model"),
         (("fit", "llama 3 8b", "--gpu", "RTX 9999"), "Unknown GPU"),
         (("fit", "70B", "--vram", "-3"), "vram_gb"),
         (("fit", "sdxl", "--precision", "fp7"), "unknown precision"),
@@ -100,7 +100,7 @@ def test_bad_input_exits_2(
 
 
 def test_unknown_model_json_still_prints_a_result(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fit", "llama 4 scout", "--json")
+    code, out, _ = run(capsys, "fit", "llama 9 colossus", "--json")
     assert code == 2
     data = json.loads(out.splitlines()[0])
     assert data["verdict"] == "unknown" and data["suggestions"]

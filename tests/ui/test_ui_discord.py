@@ -70,23 +70,26 @@ class FakeChannel:
 
 class FakeMessage:
     def __init__(self, log, content: str, author_id: int = 7, bot: bool = False, mentions=(BOT,)):
+        self.id = 1
         self.content = content
         self.author = SimpleNamespace(id=author_id, bot=bot)
         self.mentions = list(mentions)
         self.channel = FakeChannel(log)
+        self.reference = None
         self.log = log
 
-    async def reply(self, content: str, **kwargs: Any) -> None:
+    async def reply(self, content: str, **kwargs: Any) -> FakeMessage:
         self.log.append(("reply", content, kwargs))
+        return FakeMessage(self.log, content, author_id=BOT.id, bot=True, mentions=())
 
 
 def spy_door(log: list[tuple], **kwargs: Any) -> Door:
     """A door whose answers come from the real `ask`, noting when it is called."""
     from assistant.agent.api import ask
 
-    def answer(question: str, backend: Any = None):
+    def answer(question: str, history: Any = None, backend: Any = None):
         log.append(("ask", question))
-        return ask(question, backend=backend)
+        return ask(question, history=history, backend=backend)
 
     return Door(ask=answer, **kwargs)
 
@@ -102,7 +105,10 @@ def test_ask_defers_first_then_follows_up_with_sources_embed(megakernels_answer)
     assert log[1] == ("ask", MEGAKERNELS)
     sends = log[2:]
     assert sends and all(kind == "followup" for kind, *_ in sends)
-    assert sends[0][1].startswith("**Partially (partial)** — GeForce RTX 4090")
+    # the question opens the answer (a reply to it continues the conversation), then the verdict
+    assert sends[0][1].startswith(
+        f"-# ❓ {MEGAKERNELS}\n**Partially (partial)** — GeForce RTX 4090"
+    )
     assert all(
         len(content) <= 2000 and no_pings(kw["allowed_mentions"]) for _, content, kw in sends
     )
@@ -136,7 +142,7 @@ def test_answer_with_everyone_never_pings(megakernels_answer):
     model = scripted("Hello @everyone and <@&123456> — yes, the RTX 4090 can try megakernels.")
     run(handle_ask(FakeInteraction(log), MEGAKERNELS, Door(backend=model)))
     followups = [entry for entry in log if entry[0] == "followup"]
-    assert followups[0][1].startswith("Hello @everyone and <@&123456>")
+    assert followups[0][1].startswith(f"-# ❓ {MEGAKERNELS}\nHello @everyone and <@&123456>")
     assert all(no_pings(kw["allowed_mentions"]) for _, _, kw in followups)
     client = discord_bot.build_client(Door(backend=model))
     assert no_pings(client.allowed_mentions)
@@ -175,7 +181,7 @@ def test_flood_from_one_user_is_refused_politely(megakernels_answer):
 def test_failure_becomes_a_polite_follow_up():
     log: list[tuple] = []
 
-    def broken(question: str, backend: Any = None):
+    def broken(question: str, history: Any = None, backend: Any = None):
         raise RuntimeError("Traceback: secret internals")
 
     run(

@@ -64,6 +64,20 @@ def exchange_rate(usd_per_eur: float | None = None) -> float:
     return usd_per_eur
 
 
+def configured_electricity_price(currency: Currency, usd_per_eur: float | None = None) -> float:
+    """The configured electricity price per kWh (GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH, stated in
+    the configured currency), converted to `currency`: the default for a caller that gives none."""
+    from assistant.settings import get_settings
+
+    settings = get_settings()
+    return convert(
+        settings.electricity_price_per_kwh,
+        normalize_currency(settings.currency),
+        currency,
+        usd_per_eur,
+    )
+
+
 def convert(
     amount: float, from_cur: Currency, to_cur: Currency, usd_per_eur: float | None = None
 ) -> float:

@@ -49,6 +49,9 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
     ToolSpec("llm_speed", "assistant.tools.speed", "estimate_speed"),
+    ToolSpec("power_cost", "assistant.tools.power", "power_cost"),
+    ToolSpec("purchase_price", "assistant.tools.price", "purchase_price_lookup"),
+    ToolSpec("job_cost", "assistant.tools.job_cost", "job_cost"),
     ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
     ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
     ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),
@@ -108,8 +111,10 @@ def call_tool(
     name: str, func: typing.Callable[..., Any], model: type[BaseModel], arguments: dict[str, Any]
 ) -> str:
     """Validate the arguments, run the tool, and return JSON text — never raise."""
+    from assistant.settings import tool_defaults
+
     try:
-        query = model.model_validate(arguments)
+        query = model.model_validate(tool_defaults(model, arguments))
     except ValidationError as exc:
         return validation_text(exc)
     try:

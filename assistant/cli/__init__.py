@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
     "assistant.cli.speed_cmd",  # speed
+    "assistant.cli.owning_cmds",  # power, price, job
     "assistant.cli.recommend_cmd",  # recommend
     "assistant.cli.cloud_cmd",  # cloud, notebooks
     "assistant.cli.probe_cmd",  # probe

@@ -122,7 +122,7 @@ def run_tool(
     """Validate the arguments and run the tool — never raise; a failure is JSON `{"error"}`.
     Money defaults the caller did not give (currency, exchange rate, electricity price) are filled
     from the settings here, at the edge, not inside the tools."""
-    from assistant.settings import tool_defaults
+    from assistant.money import tool_defaults
 
     try:
         query = model.model_validate(tool_defaults(model, arguments))

@@ -144,7 +144,7 @@ def _finish(args: argparse.Namespace, result: Any) -> int:
 
 
 def _power(args: argparse.Namespace) -> int:
-    from assistant.settings import tool_defaults
+    from assistant.money import tool_defaults
     from assistant.tools.power import PowerQuery, power_cost
 
     fields = {"gpu": " ".join(args.gpu), "gpu_count": args.gpus, "power_w": args.watts, "idle_w": args.idle_watts,
@@ -154,7 +154,7 @@ def _power(args: argparse.Namespace) -> int:
 
 
 def _price(args: argparse.Namespace) -> int:
-    from assistant.settings import tool_defaults
+    from assistant.money import tool_defaults
     from assistant.tools.price import PriceQuery, purchase_price_lookup
 
     fields = {"gpu": " ".join(args.gpu), "condition": args.condition, **_money(args)}
@@ -164,7 +164,7 @@ def _price(args: argparse.Namespace) -> int:
 
 
 def _job(args: argparse.Namespace) -> int:
-    from assistant.settings import tool_defaults
+    from assistant.money import tool_defaults
     from assistant.tools.job_cost import JobCostQuery, job_cost
 
     fields = {"model": " ".join(args.model), "tokens": parse_tokens(args.tokens), "task": args.task, "gpu": args.gpu,

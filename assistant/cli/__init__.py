@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "assistant.cli.search_cmds",  # search, index
     "assistant.cli.ask_cmd",  # ask
     "assistant.cli.door_cmds",  # chat, discord
+    "assistant.cli.mcp_cmd",  # mcp
 )
 
 

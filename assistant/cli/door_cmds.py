@@ -41,9 +41,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Run the Discord bot: a /ask slash command and replies to mentions, with citations "
             "in an embed, no pings, and a per-user rate limit. It shards automatically. The "
-            "token is read from GPU_ADVISOR_DISCORD_TOKEN (or DISCORD_TOKEN). Replying to "
-            "mentions needs the Message Content intent enabled in the developer portal; /ask "
-            "works without it."
+            "token is read from GPU_ADVISOR_DISCORD_TOKEN (or DISCORD_TOKEN). A reply to one "
+            "of its answers continues the conversation (the reply chain is the history). No "
+            "privileged intent is needed: Discord sends a bot the text of messages that "
+            "mention it, replies included."
         ),
         epilog="example:\n  GPU_ADVISOR_DISCORD_TOKEN=... gpu-advisor discord",
         formatter_class=argparse.RawDescriptionHelpFormatter,

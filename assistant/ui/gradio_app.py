@@ -23,8 +23,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger, redact
+from assistant.tools.probe.markdown import probe_markdown
 from assistant.ui import limits
-from assistant.ui.render import ChatDict, TurnView, history_for_ask, probe_markdown
+from assistant.ui.render import ChatDict, TurnView, history_for_ask
 
 if TYPE_CHECKING:
     import gradio as gr

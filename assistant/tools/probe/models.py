@@ -106,7 +106,7 @@ class ProbeReport(BaseModel):
     sources: list[Source] = Field(default_factory=list)
 
     def _repr_markdown_(self) -> str:  # rich display in Jupyter / Colab
-        from assistant.ui.render import probe_markdown
+        from assistant.tools.probe.markdown import probe_markdown
 
         return probe_markdown(self)
 

@@ -68,6 +68,7 @@ class ChatService:
         self.limiter = limits.RateLimiter(settings.chat_rate_per_minute)
 
     def backend_label(self) -> str:
+        """The backend's name as the page shows it (never with a key)."""
         from assistant.agent.backends import BackendError, normalize_backend
 
         try:

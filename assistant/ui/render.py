@@ -130,6 +130,7 @@ def sources_markdown(answer: Answer, snippets: bool = True) -> str:
 
 
 def source_count(answer: Answer, snippets: bool = True) -> int:
+    """How many sources `sources_markdown` lists for this answer."""
     return len(source_entries(answer, snippets))
 
 
@@ -143,6 +144,7 @@ def sources_message(answer: Answer) -> ChatDict | None:
 
 
 def backend_badge(backend: str, elapsed_ms: float | None = None) -> str:
+    """The small line under an answer naming its backend (and its time)."""
     timing = f" · {elapsed_ms / 1000:.1f} s" if elapsed_ms is not None else ""
     return f"{BADGE_PREFIX}{backend}{timing}</sub>"
 
@@ -184,6 +186,7 @@ class TurnView:
         self.answer: Answer | None = None
 
     def add(self, event: StreamEvent) -> None:
+        """Fold one stream event into the turn."""
         if event.kind == "tool_call" and event.tool_call is not None:
             self.steps.append(tool_step_message(event.tool_call, self.language))
         elif event.kind == "text" and event.text:
@@ -194,6 +197,7 @@ class TurnView:
             self.answer = event.answer
 
     def messages(self) -> list[ChatDict]:
+        """The chat messages of the turn so far (the final ones once it is done)."""
         if self.answer is not None:
             answer = self.answer.model_copy(
                 update={"notices": list(dict.fromkeys([*self.notices, *self.answer.notices]))}
@@ -207,6 +211,7 @@ class TurnView:
 
     @property
     def final_text(self) -> str:
+        """The answer's text: the final answer's once done, else what streamed."""
         return self.answer.text if self.answer is not None else self.text
 
 

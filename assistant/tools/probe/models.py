@@ -112,4 +112,5 @@ class ProbeReport(BaseModel):
 
 
 def mib_to_gb(mib: int | None) -> float | None:
+    """MiB as GB (GiB, rounded to 0.1), None stays None."""
     return None if mib is None else round(mib / 1024, 1)

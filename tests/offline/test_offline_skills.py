@@ -15,8 +15,6 @@ from assistant.agent.toolset import TOOL_SPECS, ToolSpec
 PLANNER_TOOLS = {"search_corpus"}
 # Tools registered before their skill: each entry here is a gap to close, and the list only shrinks.
 TOOLS_WITHOUT_SKILL: set[str] = {
-    "cloud_instances",
-    "notebook_tiers",
     "llm_speed",
     "power_cost",
     "purchase_price",

@@ -1,4 +1,4 @@
-"""What every door receives: an answer with its evidence, and the events that stream it."""
+"""What every interface receives: an answer with its evidence, and the events that stream it."""
 
 from __future__ import annotations
 

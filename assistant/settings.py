@@ -47,7 +47,7 @@ class Settings(BaseSettings):
     max_history_turns: int = Field(default=20, ge=0)
     probe_timeout_s: float = Field(default=5.0, gt=0)
 
-    # Doors.
+    # Interfaces.
     discord_token: SecretStr | None = None
     discord_rate_per_minute: int = Field(default=6, ge=1)
     chat_host: str = "127.0.0.1"

@@ -49,6 +49,9 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
     ToolSpec("llm_speed", "assistant.tools.speed", "estimate_speed"),
+    ToolSpec("power_cost", "assistant.tools.power", "power_cost"),
+    ToolSpec("purchase_price", "assistant.tools.price", "purchase_price_lookup"),
+    ToolSpec("job_cost", "assistant.tools.job_cost", "job_cost"),
     ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
     ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
     ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),
@@ -116,9 +119,13 @@ class ToolOutcome:
 def run_tool(
     name: str, func: typing.Callable[..., Any], model: type[BaseModel], arguments: dict[str, Any]
 ) -> ToolOutcome:
-    """Validate the arguments and run the tool — never raise; a failure is JSON `{"error"}`."""
+    """Validate the arguments and run the tool — never raise; a failure is JSON `{"error"}`.
+    Money defaults the caller did not give (currency, exchange rate, electricity price) are filled
+    from the settings here, at the edge, not inside the tools."""
+    from assistant.money import tool_defaults
+
     try:
-        query = model.model_validate(arguments)
+        query = model.model_validate(tool_defaults(model, arguments))
     except ValidationError as exc:
         return ToolOutcome(validation_text(exc), failed=True)
     try:

@@ -8,6 +8,7 @@ from assistant.cli._common import CommandError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `mcp` command."""
     server = sub.add_parser(
         "mcp",
         help="serve the tools and the corpus search to MCP clients (stdio, or --http)",

@@ -8,6 +8,7 @@ from assistant.cli._common import CommandError, add_json_flag
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `chat` and `discord` commands."""
     chat = sub.add_parser(
         "chat",
         help="open the chat page in the browser (Gradio); prints its URL",
@@ -73,6 +74,7 @@ def _checked_backend(name: str | None) -> str:
 
 
 def run_chat(args: argparse.Namespace) -> int:
+    """Serve the chat page until stopped."""
     from assistant.ui.gradio_app import launch
 
     if args.port is not None and not 0 < args.port < 65536:
@@ -92,6 +94,7 @@ def run_chat(args: argparse.Namespace) -> int:
 
 
 def run_discord(args: argparse.Namespace) -> int:
+    """Run the Discord bot until stopped."""
     from assistant.ui.discord_bot import MissingTokenError, run_bot
 
     try:

@@ -1,4 +1,4 @@
-"""What every door receives: an answer with its evidence, and the events that stream it."""
+"""What every interface receives: an answer with its evidence, and the events that stream it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-Language = Literal["en", "fr"]
+from assistant.language import Lang
+
+Language = Lang
 
 
 class Citation(BaseModel):

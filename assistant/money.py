@@ -12,8 +12,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from assistant.language import Lang
+
 Currency = Literal["EUR", "USD"]
-Lang = Literal["en", "fr"]
+
 Period = Literal["hour", "month", "day"]
 
 CURRENCIES: tuple[Currency, ...] = ("EUR", "USD")
@@ -60,6 +62,20 @@ def exchange_rate(usd_per_eur: float | None = None) -> float:
     if not math.isfinite(usd_per_eur) or usd_per_eur <= 0:
         raise ValueError("usd_per_eur must be a positive finite number")
     return usd_per_eur
+
+
+def configured_electricity_price(currency: Currency, usd_per_eur: float | None = None) -> float:
+    """The configured electricity price per kWh (GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH, stated in
+    the configured currency), converted to `currency`: the default for a caller that gives none."""
+    from assistant.settings import get_settings
+
+    settings = get_settings()
+    return convert(
+        settings.electricity_price_per_kwh,
+        normalize_currency(settings.currency),
+        currency,
+        usd_per_eur,
+    )
 
 
 def convert(
@@ -231,3 +247,37 @@ CurrencyInput = Annotated[Currency | None, BeforeValidator(_currency_or_none)]
 def resolve_currency(value: Currency | None) -> Currency:
     """The given currency, else the configured one."""
     return value if value is not None else normalize_currency(None)
+
+
+MONEY_FIELDS = ("currency", "usd_per_eur", "electricity_price_per_kwh")
+
+
+def tool_defaults(model: type[object], arguments: dict[str, object]) -> dict[str, object]:
+    """A tool's arguments with the configured money defaults filled in where the tool's input
+    model has the field and the caller gave none: currency, exchange rate, and the electricity
+    price (converted to the currency used). Arguments set to None count as not given.
+
+    Tools take these as inputs; callers at the edge (the CLI, the agent's tool wrapper) call this,
+    so no tool reads the settings behind its caller's back."""
+    fields = getattr(model, "model_fields", {})
+    out = {k: v for k, v in arguments.items() if v is not None}
+    wanted = [name for name in MONEY_FIELDS if name in fields and name not in out]
+    if not wanted:
+        return out
+    from assistant.settings import get_settings
+
+    settings = get_settings()
+    currency = normalize_currency(str(out.get("currency") or settings.currency))
+    rate = out.get("usd_per_eur") or settings.usd_per_eur
+    if "currency" in wanted:
+        out["currency"] = currency
+    if "usd_per_eur" in wanted:
+        out["usd_per_eur"] = rate
+    if "electricity_price_per_kwh" in wanted:
+        out["electricity_price_per_kwh"] = convert(
+            settings.electricity_price_per_kwh,
+            normalize_currency(settings.currency),
+            currency,
+            float(rate),  # type: ignore[arg-type]
+        )
+    return out

@@ -61,6 +61,7 @@ class CloudInstance(BaseModel):
     spec_source: str = Field(min_length=3)
     spec_url: str = Field(pattern=r"^https?://\S+$")
     note: str | None = None
+    note_fr: str | None = None
 
     @field_validator("spot", mode="before")
     @classmethod
@@ -71,6 +72,8 @@ class CloudInstance(BaseModel):
     def _priced_rows_are_sourced(self) -> CloudInstance:
         if self.price_usd_per_hour is not None and not (self.price_as_of and self.price_source):
             raise ValueError(f"{self.instance}: a price needs price_as_of and price_source")
+        if (self.note is None) != (self.note_fr is None):
+            raise ValueError(f"{self.instance}: note and note_fr go together")
         return self
 
     @property
@@ -107,7 +110,9 @@ class NotebookTier(BaseModel):
     tier: str = Field(min_length=2)
     price_usd: float | None = Field(default=None, ge=0, description="Per billing period")
     billing: str = Field(min_length=3, description="free, per month, per 100 compute units...")
+    billing_fr: str = Field(min_length=3)
     gpus: str = Field(min_length=2, description="GPUs offered, as the provider describes them")
+    gpus_fr: str = Field(min_length=2)
     compute_units: int | None = Field(default=None, ge=1)
     max_session_hours: float | None = Field(default=None, gt=0)
     idle_timeout_minutes: float | None = Field(default=None, gt=0)
@@ -115,10 +120,24 @@ class NotebookTier(BaseModel):
     at_zero: str | None = Field(
         default=None, description="What happens when quota or units run out"
     )
+    at_zero_fr: str | None = None
     notes: str | None = None
+    notes_fr: str | None = None
     source: str = Field(min_length=3)
     url: str = Field(pattern=r"^https?://\S+$")
     as_of: str = Field(pattern=AS_OF_PATTERN)
+
+    @model_validator(mode="after")
+    def _both_languages(self) -> NotebookTier:
+        for en, fr in (("at_zero", "at_zero_fr"), ("notes", "notes_fr")):
+            if (getattr(self, en) is None) != (getattr(self, fr) is None):
+                raise ValueError(f"{self.provider} {self.tier}: {en} and {fr} go together")
+        return self
+
+    def text(self, field: str, lang: str) -> str | None:
+        """A text column in the reader's language ('fr' reads the *_fr column)."""
+        value = getattr(self, f"{field}_fr" if lang == "fr" else field)
+        return value if isinstance(value, str) else None
 
     def to_source(self) -> Source:
         return Source(

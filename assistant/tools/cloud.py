@@ -83,6 +83,7 @@ class InstanceMatch(BaseModel):
     price_as_of: str | None
     spot: bool
     note: str | None
+    note_fr: str | None = Field(default=None, description="The note in French")
     fit_verdict: FitVerdict | None = Field(default=None, description="For a model query")
     fit_gb_per_gpu: float | None = Field(default=None, description="Estimated memory per GPU")
 
@@ -179,6 +180,7 @@ def _match(row: CloudInstance) -> InstanceMatch:
         price_as_of=row.price_as_of,
         spot=row.spot,
         note=row.note,
+        note_fr=row.note_fr,
     )
 
 

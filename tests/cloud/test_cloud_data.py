@@ -77,3 +77,28 @@ def test_notebook_tiers_hand_checked() -> None:
     assert kaggle.weekly_gpu_hours == 30 and "2 x T4" in kaggle.gpus and "P100" in kaggle.gpus
     for tier in tiers.values():
         assert tier.url.startswith("https://") and tier.as_of
+
+
+def test_catalog_prices_agree_with_the_hourly_price_table() -> None:
+    """Where the hourly price table names one of the catalog's instances, the per-GPU prices match."""
+    from assistant.knowledge.prices import load_hourly_prices
+
+    instances = {r.instance.lower(): r for r in load_cloud_instances()}
+    checked = 0
+    for price in load_hourly_prices():
+        if price.kind != "on-demand":
+            continue
+        words = price.provider.replace("(", " ").replace(",", " ").lower().split()
+        row = next((instances[w] for w in words if w in instances), None)
+        if row is None or row.price_per_gpu_hour is None:
+            continue
+        assert row.price_per_gpu_hour == pytest.approx(price.low, rel=0.01), row.instance
+        checked += 1
+    assert checked >= 6
+
+
+def test_notebook_text_columns_exist_in_both_languages() -> None:
+    for tier in load_notebook_tiers():
+        assert tier.gpus_fr and tier.billing_fr
+        assert (tier.notes is None) == (tier.notes_fr is None)
+        assert tier.text("notes", "fr") == tier.notes_fr

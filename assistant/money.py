@@ -169,16 +169,19 @@ _PATTERNS = [
 ]
 
 
-def _to_float(num: str, english_thousands: bool) -> float:
+_GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
+
+
+def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
+    """'1,800' and '2.500' are thousands (a rate per hour aside: '1,500 $/h' is 1.5); '0,80' a decimal."""
     s = re.sub(_SPACE, "", num)
     if "," in s and "." in s:
         s = s.replace(",", "")  # 1,500.50
+    elif not rate and _GROUPED.fullmatch(s) and (english_thousands or "," in s or "." in s):
+        s = s.replace(",", "").replace(".", "")  # $1,500 · 1,800 dollars · 2.500 €
     elif "," in s:
         head, _, tail = s.rpartition(",")
-        if english_thousands and len(tail) == 3 and s.count(",") >= 1:
-            s = s.replace(",", "")  # $1,500
-        else:
-            s = head.replace(",", "") + "." + tail  # 0,80
+        s = head.replace(",", "") + "." + tail  # 0,80
     return float(s)
 
 
@@ -208,9 +211,10 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 continue
             cur = normalize_currency(m.group("cur").replace("US$", "$"))
             prefix_style = index == 0
+            rate = bool(m.group("per"))
             try:
-                amount = _to_float(m.group("num"), prefix_style)
-                high = _to_float(m.group("high"), prefix_style) if m.group("high") else None
+                amount = _to_float(m.group("num"), prefix_style, rate)
+                high = _to_float(m.group("high"), prefix_style, rate) if m.group("high") else None
             except ValueError:
                 continue
             if m.group("k"):

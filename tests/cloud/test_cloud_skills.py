@@ -68,3 +68,13 @@ def test_notebook_builder_and_answers() -> None:
     fr = render_notebooks(result, "", "fr")
     assert "sessions of up to 12 h" in en
     assert "sessions de 12 h au plus" in fr and "gratuit" in fr and "not guaranteed" not in fr
+
+
+def test_a_run_out_question_is_answered_first_and_several_tiers_stay_short() -> None:
+    result = notebook_tiers(NotebookTiersQuery(provider="colab"))
+    text = render_notebooks(result, "What happens when my compute units run out?", "en")
+    first = text.split("\n\n")[0]
+    assert first.startswith("**When the units or quota run out") and "free-tier limits" in first
+    assert "expire 90 days" not in text  # notes are left out when several tiers are listed
+    fr = render_notebooks(result, "Que se passe-t-il quand mes unités sont épuisées ?", "fr")
+    assert fr.startswith("**Quand les unités ou le quota sont épuisés")

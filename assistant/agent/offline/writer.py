@@ -234,41 +234,48 @@ def _knowledge_answer(
     return _quotes(quoted, lang), [p for _, p in quoted]
 
 
+def _error_section(result: ToolResult, lang: Lang) -> str:
+    error = str(result.error or "no readable result")
+    if error.startswith("invalid arguments"):
+        detail = error.split("—", 1)[-1].strip()
+        return pick(
+            lang,
+            f"I can't compute that with these values (`{result.name}`): {detail}.",
+            f"Je ne peux pas calculer avec ces valeurs (`{result.name}`) : {detail}.",
+        )
+    return (
+        pick(
+            lang,
+            f"The `{result.name}` tool could not answer: ",
+            f"L'outil `{result.name}` n'a pas pu répondre : ",
+        )
+        + error[:200]
+    )
+
+
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
+    """One section per tool, in the order called; a skill's several results may be merged."""
     sections: list[str] = []
     errors = 0
+    by_tool: dict[str, list[ToolResult]] = {}
     for result in results:
-        if result.name == SEARCH_TOOL:
-            continue
-        skill = get_skill(result.name)
-        if skill is None:
-            continue
-        text = None if result.error else skill.answer(result.result, reading.text, reading.language)
-        if text is None:
+        if result.name != SEARCH_TOOL and get_skill(result.name) is not None:
+            by_tool.setdefault(result.name, []).append(result)
+    for name, group in by_tool.items():
+        skill = get_skill(name)
+        assert skill is not None
+        ok = [r for r in group if not r.error]
+        texts = skill.answer_many([r.result for r in ok], reading.text, reading.language)
+        failed = [r for r in group if r.error] + [
+            r for r, t in zip(ok, texts, strict=False) if t is None
+        ]
+        for result in failed:
             errors += 1
-            error = str(result.error or "no readable result")
-            if error.startswith("invalid arguments"):
-                detail = error.split("—", 1)[-1].strip()
-                sections.append(
-                    pick(
-                        reading.language,
-                        f"I can't compute that with these values (`{result.name}`): {detail}.",
-                        f"Je ne peux pas calculer avec ces valeurs (`{result.name}`) : {detail}.",
-                    )
-                )
-            else:
-                sections.append(
-                    pick(
-                        reading.language,
-                        f"The `{result.name}` tool could not answer: ",
-                        f"L'outil `{result.name}` n'a pas pu répondre : ",
-                    )
-                    + error[:200]
-                )
-            continue
-        text = text.strip()
-        if text and text not in sections:
-            sections.append(text)
+            sections.append(_error_section(result, reading.language))
+        for text in texts:
+            text = (text or "").strip()
+            if text and text not in sections:
+                sections.append(text)
     return sections, errors
 
 

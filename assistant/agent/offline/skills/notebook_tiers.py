@@ -67,7 +67,14 @@ def _facts(tier: NotebookTier, lang: Lang) -> list[str]:
     return facts
 
 
-def _tier_line(tier: NotebookTier, lang: Lang) -> str:
+_RUN_OUT = re.compile(
+    r"\brun(?:s|ning)? out\b|\bout of (?:units|compute|quota)|\bat zero\b|\bused up\b"
+    r"|épuis\w*|\bplus d'unités\b|\bà zéro\b|\bdépass\w*",
+    re.IGNORECASE,
+)
+
+
+def _tier_line(tier: NotebookTier, lang: Lang, detailed: bool = True) -> str:
     price = (
         pick(lang, "free", "gratuit")
         if not tier.price_usd
@@ -78,10 +85,10 @@ def _tier_line(tier: NotebookTier, lang: Lang) -> str:
     facts = _facts(tier, lang)
     line = head + (f"{semi}{', '.join(facts)}" if facts else "") + "."
     at_zero = tier.text("at_zero", lang)
-    if at_zero:
+    if at_zero and detailed:
         line += pick(lang, f" When it runs out: {at_zero}.", f" Une fois épuisé : {at_zero}.")
     notes = tier.text("notes", lang)
-    if notes:
+    if notes and detailed:
         line += f" {notes[0].upper()}{notes[1:]}."
     seen = pick(lang, f"(seen {tier.as_of})", f"(vu en {tier.as_of})")
     return f"{line} {seen}"
@@ -97,8 +104,20 @@ def render(result: NotebookTiersResult, question: str, lang: Lang) -> str:
             "Aucune offre de notebook des données ne correspond ; les données couvrent Google Colab "
             "(gratuit, paiement à l'usage, Pro, Pro+, Enterprise), Kaggle et SageMaker Studio Lab.",
         )
-    lines = [_tier_line(t, lang) for t in result.tiers[:_MAX_TIERS]]
-    return "\n\n".join(lines)
+    tiers = result.tiers[:_MAX_TIERS]
+    lead = ""
+    if _RUN_OUT.search(question):
+        paid = next((t for t in tiers if t.text("at_zero", lang)), None)
+        if paid is not None:
+            what = paid.text("at_zero", lang) or ""
+            lead = pick(
+                lang,
+                f"**When the units or quota run out ({paid.provider}): {what}.**",
+                f"**Quand les unités ou le quota sont épuisés ({paid.provider}) : {what}.**",
+            )
+    detailed = len(tiers) == 1
+    lines = [_tier_line(t, lang, detailed) for t in tiers]
+    return "\n\n".join(p for p in (lead, *lines) if p)
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:

@@ -19,6 +19,8 @@ TOOLS_WITHOUT_SKILL: set[str] = {
     "power_cost",
     "purchase_price",
     "job_cost",
+    "software_support",
+    "explain",
 }
 MIN_EXAMPLES = 5
 

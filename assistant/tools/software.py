@@ -7,7 +7,7 @@ each toolkit's minimum driver, and the architectures each PyTorch wheel ships.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -148,7 +148,12 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     """
     name, cc, vendor, suggestions = _resolve_gpu(query.gpu)
     parsed = _parse_software(query.software)
-    base = {"gpu": name, "compute_capability": cc, "software": parsed.label, "kind": parsed.kind}
+    base: dict[str, Any] = {
+        "gpu": name,
+        "compute_capability": cc,
+        "software": parsed.label,
+        "kind": parsed.kind,
+    }
     if vendor is None:
         return SoftwareSupportResult(
             **base,
@@ -197,9 +202,7 @@ def _newest_wheel(arch: ArchSupport) -> WheelCheck | None:
     return working[-1] if working else None
 
 
-def _check_toolkit(
-    base: dict[str, object], arch: ArchSupport, version: str
-) -> SoftwareSupportResult:
+def _check_toolkit(base: dict[str, Any], arch: ArchSupport, version: str) -> SoftwareSupportResult:
     data = load_cuda_support()
     minimum = f"CUDA {arch.first_toolkit}"
     last = f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None
@@ -210,7 +213,7 @@ def _check_toolkit(
         series = series or [f"{int(version)}.0"]
     oks = [arch.builds_with(v) for v in series]
     drivers = get_toolkit(version)
-    extra = {
+    extra: dict[str, Any] = {
         "minimum": minimum,
         "last": last,
         "driver_linux": drivers.driver_linux if drivers else None,
@@ -226,16 +229,16 @@ def _check_toolkit(
         note = f" (the table ends at CUDA {data.newest_toolkit})" if past else ""
         note_fr = f" (le tableau s'arrête à CUDA {data.newest_toolkit})" if past else ""
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="yes",
             reason=f"{label} builds for {where}: supported {span}{note}.",
             reason_fr=f"{label} compile pour {where} : pris en charge {span_fr}{note_fr}.",
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     if any(oks):
         good = [v for v, ok in zip(series, oks, strict=True) if ok]
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="partial",
             reason=f"Only some {label} releases build for {where}: {', '.join(good)}; "
             f"supported {span}.",
@@ -243,7 +246,7 @@ def _check_toolkit(
             f"{', '.join(good)} ; prise en charge {span_fr}.",
             fix=f"Use CUDA {good[0]} or a later {label} release.",
             fix_fr=f"Utilisez CUDA {good[0]} ou une version {label} ultérieure.",
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     if version_key(series[0]) < version_key(arch.first_toolkit):
         target = get_toolkit(arch.first_toolkit)
@@ -254,14 +257,14 @@ def _check_toolkit(
             )
             driver_fr = f" (pilote ≥ {target.driver_linux} sous Linux, ≥ {target.driver_windows} sous Windows)"
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="no",
             reason=f"{label} predates {where}: the first toolkit that builds for it is {minimum}.",
             reason_fr=f"{label} est antérieur à {where} : le premier toolkit qui compile pour "
             f"cette carte est {minimum}.",
             fix=f"Install {minimum} or newer{driver}.",
             fix_fr=f"Installez {minimum} ou plus récent{driver_fr}.",
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     branch = branch_fr = ""
     if arch.last_driver_branch:
@@ -275,7 +278,7 @@ def _check_toolkit(
             f" La version de PyTorch la plus récente avec ses noyaux est {_label(wheel)}."
         )
     return SoftwareSupportResult(
-        **base,  # type: ignore[arg-type]
+        **base,
         supported="no",
         reason=f"{label} no longer builds for {where}: the last toolkit that does is "
         f"{last}{branch}.",
@@ -283,7 +286,7 @@ def _check_toolkit(
         f"{last}{branch_fr}.",
         fix=f"Stay on {last} (or older) for this card.{torch_note}",
         fix_fr=f"Restez sur {last} (ou antérieur) pour cette carte.{torch_note_fr}",
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 
@@ -303,7 +306,7 @@ def _label(check: WheelCheck) -> str:
 
 
 def _check_pytorch(
-    base: dict[str, object], arch: ArchSupport, parsed: _Parsed
+    base: dict[str, Any], arch: ArchSupport, parsed: _Parsed
 ) -> SoftwareSupportResult:
     every = [(w, v, _check(w, v, arch.cc)) for w, v in wheels_for()]
     working = [c for _, _, c in every if c.runs]
@@ -315,17 +318,17 @@ def _check_pytorch(
         if (parsed.variant in (None, w.variant)) and (parsed.torch in (None, v))
     ]
     sources = _sources(arch, *[w.sources for w, _ in asked] or [[]])
-    extra = {"minimum": minimum, "last": last, "sources": sources}
+    extra: dict[str, Any] = {"minimum": minimum, "last": last, "sources": sources}
     if not asked:
         known = sorted({v for w in load_cuda_support().wheels for v in w.torch}, key=version_key)
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="unknown",
             reason=f"No wheel data for {parsed.label}; the table covers PyTorch "
             f"{known[0]}–{known[-1]} (cu118 … cu132).",
             reason_fr=f"Pas de données pour {parsed.label} ; le tableau couvre PyTorch "
             f"{known[0]}–{known[-1]} (cu118 … cu132).",
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     checks = [c for _, c in asked]
     runs = [c for c in checks if c.runs]
@@ -343,29 +346,29 @@ def _check_pytorch(
             else ""
         )
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="yes",
             reason=f"{parsed.label} ships kernels that run on {sm} ({arch.architecture}){ptx_note}.",
             reason_fr=f"{parsed.label} contient des noyaux qui tournent sur {sm} ({arch.architecture}){ptx_note_fr}.",
             wheels=checks,
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     if runs:
         good = ", ".join(sorted({c.variant for c in runs}))
         bad = ", ".join(sorted({c.variant for c in checks if not c.runs}))
         return SoftwareSupportResult(
-            **base,  # type: ignore[arg-type]
+            **base,
             supported="partial",
             reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no.",
             reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non.",
             fix=f"Install the {good} build (pip install torch --index-url https://download.pytorch.org/whl/<variant>).",
             fix_fr=f"Installez la version {good} (pip install torch --index-url https://download.pytorch.org/whl/<variante>).",
             wheels=checks,
-            **extra,  # type: ignore[arg-type]
+            **extra,
         )
     fix, fix_fr = _pytorch_fix(parsed, working, arch)
     return SoftwareSupportResult(
-        **base,  # type: ignore[arg-type]
+        **base,
         supported="no",
         reason=f"{parsed.label} has no kernels for {sm} ({arch.architecture}, CC {arch.cc}): it ships "
         f"{', '.join(checks[0].architectures)}. Expect 'no kernel image is available for execution on the device'.",
@@ -374,7 +377,7 @@ def _check_pytorch(
         fix=fix,
         fix_fr=fix_fr,
         wheels=checks,
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 

@@ -19,7 +19,7 @@ FEATURES_FILE = "features.toml"
 
 T = TypeVar("T", bound=BaseModel)
 
-VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
+VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 SupportStatus = Literal["yes", "needs_target", "no", "not_applicable", "unknown"]
 

@@ -20,7 +20,7 @@ from assistant.knowledge.sources import Source
 
 TOPICS_FILE = "topics.toml"
 
-Vendor = Literal["nvidia", "amd", "apple"]
+Vendor = Literal["nvidia", "amd", "apple", "intel"]
 
 
 def _nvidia_only() -> list[Vendor]:

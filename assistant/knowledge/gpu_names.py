@@ -100,13 +100,21 @@ def parts(toks: list[str] | tuple[str, ...]) -> tuple[str, str, tuple[str, ...]]
     """(family, model number, variant) of a name's core tokens, for near-name distances:
     'gtx 1080 ti' → ('gtx', '1080', ('ti',)); 'mi300x' → ('mi', '300', ('x',)). None without a
     model number."""
+    best: tuple[int, int, re.Match[str]] | None = None
     for i, tok in enumerate(toks):
         m = _MODEL.match(tok)
-        if m and not tok.endswith("gb"):
-            family = " ".join([*toks[:i], m.group(1)]).strip()
-            variant = tuple(t for t in (m.group(3), *toks[i + 1 :]) if t)
-            return family, m.group(2), variant
-    return None
+        if (
+            m
+            and not tok.endswith("gb")
+            and (best is None or len(m.group(2)) > len(best[2].group(2)))
+        ):
+            best = (i, len(m.group(2)), m)  # the longest number is the model number
+    if best is None:
+        return None
+    i, _, m = best
+    family = " ".join([*toks[:i], m.group(1)]).strip()
+    variant = tuple(t for t in (m.group(3), *toks[i + 1 :]) if t)
+    return family, m.group(2), variant
 
 
 def distance(

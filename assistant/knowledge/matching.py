@@ -247,14 +247,30 @@ def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
     ranked = sorted(scored.items(), key=lambda kv: (kv[1][0], kv[1][1], kv[0]))
     if ranked:
         return [name for name, _ in ranked[:limit]]
-    # Nothing a keystroke or two away: the curated cards of the same family with the closest
-    # model numbers ("RTX 9999" → the RTX 50 cards), never another family.
+    return _same_number(query, limit) or _same_family(query, limit)
+
+
+def _same_number(query: tuple[str, str, tuple[str, ...]], limit: int) -> list[str]:
+    """Curated cards that carry the same model number under another name ('Voodoo 5 6000' →
+    the RTX 6000 cards)."""
+    out = []
+    for card in load_catalog().gpus:
+        for alias in (card.name, *card.aliases):
+            cand = parts(core_tokens(alias))
+            if cand and cand[1] == query[1] and card.name not in out:
+                out.append(card.name)
+    return out[:limit]
+
+
+def _same_family(query: tuple[str, str, tuple[str, ...]], limit: int) -> list[str]:
+    """The curated cards of the same family with the closest model numbers ('RTX 9999' → the
+    RTX 50 cards), never another family."""
     family: dict[str, int] = {}
     for card in load_catalog().gpus:
         cand = parts(core_tokens(card.name))
         if cand and query[0] and cand[0] == query[0] and len(cand[1]) == len(query[1]):
-            family[card.name] = abs(int(cand[1]) - int(query[1]))
-    return [n for n, _ in sorted(family.items(), key=lambda kv: (kv[1], kv[0]))[: min(limit, 3)]]
+            family[card.name] = abs(int(cand[1]) - int(query[1])) + 1000 * len(cand[2])
+    return [n for n, _ in sorted(family.items(), key=lambda kv: (kv[1], kv[0]))[:limit]]
 
 
 # ---------------------------------------------------------------- free text

@@ -76,7 +76,7 @@ def _features(card: GpuCard) -> list[dict[str, Any]]:
 
 def _not_found(query: str, suggestions: list[str]) -> str:
     hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
-    return f"'{query}' is not in the GPU catalog (curated or long tail).{hint}"
+    return f"'{query}' is not in the GPU catalog.{hint}"
 
 
 def not_curated_note(card: GpuCard) -> str:

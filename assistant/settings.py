@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _default_home() -> Path:
@@ -48,13 +47,14 @@ class Settings(BaseSettings):
     max_history_turns: int = Field(default=20, ge=0)
     probe_timeout_s: float = Field(default=5.0, gt=0)
 
-    # Doors.
+    # Interfaces.
     discord_token: SecretStr | None = None
     discord_rate_per_minute: int = Field(default=6, ge=1)
     chat_host: str = "127.0.0.1"
     chat_port: int = Field(default=7860, ge=0, le=65535)
     chat_rate_per_minute: int = Field(default=12, ge=1)  # per browser session
     chat_concurrency: int = Field(default=4, ge=1)  # answers computed at once; the rest queue
+    mcp_rate_per_minute: int = Field(default=60, ge=1)  # tool calls per MCP client
 
     log_level: str = "WARNING"
 
@@ -71,13 +71,16 @@ class Settings(BaseSettings):
         return self.home / "index"
 
     def resolved_corpus_dir(self) -> Path:
-        """The corpus folder: the configured one, else the checkout's, else the packaged copy."""
+        """The corpus folder: the configured one, else the package's `corpus_data` (in a checkout,
+        a link to `corpus/`; in a wheel, the documents themselves)."""
         if self.corpus_dir is not None:
             return self.corpus_dir
-        checkout = REPO_ROOT / "corpus"
-        if checkout.is_dir():
-            return checkout
-        return Path(__file__).resolve().parent / "corpus_data"
+        return packaged_corpus_dir()
+
+
+def packaged_corpus_dir() -> Path:
+    """The corpus shipped with the package, found through importlib.resources."""
+    return Path(str(resources.files("assistant").joinpath("corpus_data")))
 
 
 @lru_cache(maxsize=1)

@@ -13,7 +13,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     from assistant.knowledge.models import load_memory_rules
-    from assistant.tools.fit_calibration import calibrate
+    from assistant.tools.fit.calibration import calibrate
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")

@@ -92,7 +92,7 @@ def _agent_for(backend: Any, name: str) -> Any:
 def _events(
     question: str | bytes, history: History, backend: Any, *, stream_text: bool
 ) -> Generator[StreamEvent, None, None]:
-    from assistant.agent.offline.language import detect_language
+    from assistant.language import detect_language
     from assistant.settings import get_settings
 
     started = perf_counter()

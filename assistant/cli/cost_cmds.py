@@ -40,6 +40,7 @@ _EXAMPLES = {
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `cost` command and its sub-commands."""
     parser = sub.add_parser(
         "cost",
         help="what GPU time costs: rent, spot vs dedicated, rent vs buy, forgotten instance, storage, budget",

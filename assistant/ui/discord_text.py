@@ -28,6 +28,7 @@ class Piece:
 
     @property
     def text(self) -> str:
+        """The piece as sent: head, body and tail."""
         return self.head + self.body + self.tail
 
 
@@ -167,11 +168,15 @@ class Reply:
     embed_footer: str | None = None
 
 
-def answer_replies(answer: Answer, limit: int = MESSAGE_LIMIT) -> list[Reply]:
+def answer_replies(answer: Answer, limit: int = MESSAGE_LIMIT, lead: str = "") -> list[Reply]:
     """An answer as Discord messages: the text in chunks, the sources in an embed on the last
-    one, or as footnote messages when they do not fit an embed."""
+    one, or as footnote messages when they do not fit an embed. `lead` is a line put first."""
     text = "\n\n".join([*(f"> {n}" for n in answer.notices), answer.text.strip()])
-    chunks = split_message(text, limit) or ["…"]
+    if len(lead) > limit // 4:
+        lead = lead[: limit // 4 - 1] + "…"
+    chunks = split_message(text, limit - len(lead) - 1 if lead else limit) or ["…"]
+    if lead:
+        chunks[0] = f"{lead}\n{chunks[0]}"
     tools = ", ".join(dict.fromkeys(f"`{c.name}`" for c in answer.tool_calls))
     footer = f"backend: {answer.backend} · {answer.elapsed_ms / 1000:.1f} s"
     if tools:

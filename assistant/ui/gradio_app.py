@@ -9,7 +9,9 @@ only per-process state is the rate-limit buckets (see `limits.py`).
     launch(share=True)            # a public link, e.g. from Colab
 
 `/chat` is also an API endpoint: `Client(url).predict("…", api_name="/chat")` returns the
-answer text.
+answer text; `Client(url).predict("and the 3090?", history, api_name="/chat")` continues a
+conversation, `history` being the earlier `{"role", "content"}` messages (the same answer the page
+gives after those messages).
 """
 
 # No `from __future__ import annotations` here: Gradio reads the handlers' annotations
@@ -21,8 +23,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger, redact
+from assistant.tools.probe.markdown import probe_markdown
 from assistant.ui import limits
-from assistant.ui.render import ChatDict, TurnView, history_for_ask, probe_markdown
+from assistant.ui.render import ChatDict, TurnView, history_for_ask
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -65,6 +68,7 @@ class ChatService:
         self.limiter = limits.RateLimiter(settings.chat_rate_per_minute)
 
     def backend_label(self) -> str:
+        """The backend's name as the page shows it (never with a key)."""
         from assistant.agent.backends import BackendError, normalize_backend
 
         try:
@@ -104,16 +108,18 @@ class ChatService:
             log.warning("chat turn failed: %s", redact(f"{type(exc).__name__}: {exc}"))
             yield [*view.steps, {"role": "assistant", "content": limits.ERROR_TEXT[view.language]}]
 
-    def answer_text(self, message: str, session: str) -> str:
-        """One message in, the answer text out (the `/chat` API)."""
+    def answer_text(self, message: str, session: str, history: list[Any] | None = None) -> str:
+        """One message (after `history`, the earlier messages) in, the answer text out: the
+        `/chat` API."""
         refusal = self.refusal(message, session)
         if refusal is not None:
             return refusal
         from assistant.agent.api import ask_stream
 
         view = TurnView(limits.guess_language(message))
+        turns = history_for_ask(history if isinstance(history, list) else [])
         try:
-            for event in ask_stream(message, backend=self.backend):
+            for event in ask_stream(message, history=turns, backend=self.backend):
                 view.add(event)
         except Exception as exc:
             log.warning("chat API call failed: %s", redact(f"{type(exc).__name__}: {exc}"))
@@ -169,9 +175,13 @@ def build_app(backend: str | None = None) -> "gr.Blocks":
             {"role": "assistant", "content": text, "metadata": {"title": "🖥️ This machine"}},
         ]
 
-    def chat_api(message: str, request: gr.Request) -> str:
-        """Ask gpu-advisor one question (English or French); returns the answer text."""
-        return service.answer_text(message or "", _session_key(request))
+    def chat_api(
+        request: gr.Request, message: str, history: list[dict[str, str]] | None = None
+    ) -> str:
+        """Ask gpu-advisor a question (English or French), optionally after `history` (the
+        earlier messages, a list of {"role": "user" | "assistant", "content": text}); returns
+        the answer text."""
+        return service.answer_text(message or "", _session_key(request), history)
 
     with gr.Blocks(title="gpu-advisor", fill_height=True) as demo:
         gr.Markdown(

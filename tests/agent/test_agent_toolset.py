@@ -20,7 +20,13 @@ EXPECTED_NAMES = (
     "storage_cost",
     "budget_plan",
     "workload_fit",
+    "llm_speed",
+    "power_cost",
+    "purchase_price",
+    "job_cost",
     "recommend_gpus",
+    "cloud_instances",
+    "notebook_tiers",
     "probe_gpus",
     "search_corpus",
 )

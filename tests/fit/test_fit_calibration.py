@@ -7,7 +7,7 @@ import json
 import pytest
 
 from assistant.knowledge.models import load_measured_vram, load_memory_rules
-from assistant.tools.fit_calibration import calibrate, calibrate_row, tolerance_gb
+from assistant.tools.fit.calibration import calibrate, calibrate_row, tolerance_gb
 
 ROWS = {row.id: row for row in load_measured_vram()}
 

@@ -25,7 +25,7 @@ def test_fit_with_gpu_json(capsys: pytest.CaptureFixture[str]) -> None:
         "Llama 3.1 8B",
         "GeForce RTX 4090",
         "fits",
-        17.88,
+        16.72,
     )
     assert {line["item"] for line in data["breakdown"]} == {
         "weights",
@@ -57,7 +57,7 @@ def test_free_question_in_french_with_task_and_card(capsys: pytest.CaptureFixtur
 
 
 def test_human_output_has_breakdown_and_assumptions(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fit", "flux", "dev", "--vram", "24")
+    code, out, _ = run(capsys, "fit", "flux", "dev", "--vram", "24", "--precision", "bf16")
     assert code == 0
     assert "does not fit" in out and "What would change it:" in out
     assert "precision nf4" in out and "Assumptions:" in out and "Nearest measured:" in out
@@ -84,7 +84,7 @@ def test_flags_override_the_question(capsys: pytest.CaptureFixture[str]) -> None
 @pytest.mark.parametrize(
     ("argv", "needle"),
     [
-        (("fit", "llama 4 scout", "--gpu", "4090"), "Unknown model"),
+        (("fit", "llama 9 colossus", "--gpu", "4090"), "Unknown model"),
         (("fit", "llama 3 8b", "--gpu", "RTX 9999"), "Unknown GPU"),
         (("fit", "70B", "--vram", "-3"), "vram_gb"),
         (("fit", "sdxl", "--precision", "fp7"), "unknown precision"),
@@ -100,7 +100,7 @@ def test_bad_input_exits_2(
 
 
 def test_unknown_model_json_still_prints_a_result(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fit", "llama 4 scout", "--json")
+    code, out, _ = run(capsys, "fit", "llama 9 colossus", "--json")
     assert code == 2
     data = json.loads(out.splitlines()[0])
     assert data["verdict"] == "unknown" and data["suggestions"]
@@ -139,3 +139,27 @@ def test_gpu_count_in_a_question_but_not_in_a_model_name(
     _, out, _ = run(capsys, "fit", "mixtral 8x7b on a 4090", "--json")
     data = json.loads(out)
     assert (data["model"], data["query"]["num_gpus"]) == ("Mixtral 8x7B", 1)
+
+
+def test_several_cards_flag_and_question(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "fit", "Llama 2 70B", "--cards", "4x A10G", "--precision", "fp16", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "does_not_fit"
+    assert data["multi_gpu"]["cards"] == 4 and data["multi_gpu"]["total_vram_gb"] == 96
+    code, out, _ = run(capsys, "fit", "llama 3 70b on a 3090 + a 4090 in int4", "--json")
+    data = json.loads(out)
+    assert data["query"]["gpus"] == ["GeForce RTX 3090", "GeForce RTX 4090"]
+    assert [c["gpu"] for c in data["cards"]] == ["GeForce RTX 3090", "GeForce RTX 4090"]
+    code, out, _ = run(capsys, "fit", "Llama 3.1 8B", "--cards", "2x RTX 3060", "--replicate")
+    assert code == 0 and "One copy per card" in out and "Cards:" in out
+
+
+def test_human_output_shows_the_side_by_side_and_the_precision_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "fit", "qwen3 14b", "--gpu", "A10G")
+    assert code == 0 and "Side by side" in out and "Formula:" in out
+    code, out, _ = run(capsys, "fit", "llama 3.1 8b", "--gpu", "A100 40GB", "--precision", "fp8")
+    assert code == 0 and "Precision on A100 40GB" in out and "bf16 or int8" in out

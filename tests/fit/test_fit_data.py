@@ -117,7 +117,10 @@ def test_memory_rules_formats_and_sources() -> None:
     assert rules.format("load_in_4bit").name == "nf4"  # type: ignore[union-attr]
     assert rules.format("fp7") is None
     assert all(rules.sources[s] for s in ("kv_cache", "overhead", "training", "diffusion"))
-    assert rules.card_capacity_gb(24) == pytest.approx(25.769803776)
+    # one unit everywhere: binary GB, so a card sold as 24 GB holds 24 GB
+    assert rules.bytes_per_gb == rules.bytes_per_gib == 2**30
+    assert rules.card_capacity_gb(24) == 24
+    assert rules.from_decimal_gb(1.073741824) == pytest.approx(1.0)
 
 
 def test_measured_rows_keep_units_and_convert() -> None:
@@ -127,9 +130,9 @@ def test_measured_rows_keep_units_and_convert() -> None:
     assert len(ids) == len(set(ids))
     by_id = {r.id: r for r in rows}
     flux = by_id["flux-dev-bf16-h100"]
-    assert (flux.value, flux.unit, flux.value_gb) == (36.17, "GiB", 38.837)
+    assert (flux.value, flux.unit, flux.value_gb) == (36.17, "GiB", 36.17)
     ctx = by_id["cuda-context-v100"]
-    assert (ctx.value, ctx.unit, ctx.value_gb) == (1343, "MiB", 1.408)
+    assert (ctx.value, ctx.unit, ctx.value_gb) == (1343, "MiB", 1.312)
     for row in rows:
         assert row.source
         if not row.comparable:

@@ -6,7 +6,7 @@ import pytest
 
 from assistant.tools.fit import FitQuery, FitResult, estimate_fit, fits_in, minimum_vram_gb
 
-GB = 1e9
+GB = 2**30  # every figure is in binary GB, the unit cards are sold in
 
 
 def parts(result: FitResult) -> dict[str, float]:
@@ -16,22 +16,23 @@ def parts(result: FitResult) -> dict[str, float]:
     return out
 
 
-def test_llama_8b_fp16_weights_are_16_06_gb() -> None:
+def test_llama_8b_fp16_weights_are_14_96_gb() -> None:
     result = estimate_fit(FitQuery(model="Llama 3.1 8B", precision="fp16", vram_gb=24))
     p = parts(result)
-    assert p["weights"] == 16.06  # 8.03B x 2 bytes
+    assert p["weights"] == round(8.03e9 * 2 / GB, 3) == 14.957  # 8.03B x 2 bytes
     assert p["kv_cache"] == round(2 * 32 * 8 * 128 * 2 * 4096 / GB, 3)  # 128 KiB/token x 4096
     assert p["activations"] == round(2048 * 4096 * 34 / GB, 3)
     assert p["overhead"] == 1.0
-    assert result.total_gb == round(16.06 + 0.537 + 0.285 + 1.0, 2) == 17.88
-    assert result.capacity_gb == 25.77 and result.headroom_gb == 7.89
+    assert result.total_gb == round(14.957 + 0.5 + 0.266 + 1.0, 2) == 16.72
+    # a card sold as 24 GB is 24 GB in the answer
+    assert result.capacity_gb == 24 and result.headroom_gb == 7.28
     assert result.verdict == "fits"
 
 
 def test_kv_cache_llama3_70b_at_8k_context() -> None:
     result = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192))
     per_token = 2 * 80 * 8 * 128 * 2  # 327,680 B = 320 KiB
-    assert parts(result)["kv_cache"] == round(per_token * 8192 / GB, 3) == 2.684
+    assert parts(result)["kv_cache"] == round(per_token * 8192 / GB, 3) == 2.5
     batch4 = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192, batch_size=4))
     assert parts(batch4)["kv_cache"] == round(4 * per_token * 8192 / GB, 3)
     fp8 = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192, kv_precision="fp8"))
@@ -58,28 +59,28 @@ def test_lora_qlora_full_on_llama_8b() -> None:
     )  # rank 16, all linear, 16 B per adapter param
     lora = estimate_fit(FitQuery(model="Llama 3.1 8B", task="lora"))
     assert parts(lora) == {
-        "weights": 16.06,
+        "weights": 14.957,
         "adapters": adapters,
         "activations": act,
         "overhead": 1.0,
     }
-    assert lora.total_gb == round(16.06 + adapters + act + 1.0, 2) == 19.08
+    assert lora.total_gb == round(14.957 + adapters + act + 1.0, 2) == 17.84
 
     emb = 128256 * 4096 * 2  # input embedding + output layer stay bf16
     qweights = (emb * 2 + (8.03e9 - emb) * 4.127 / 8) / GB
     qlora = estimate_fit(FitQuery(model="Llama 3.1 8B", task="qlora"))
     assert qlora.precision == "nf4_dq"
-    assert parts(qlora)["weights"] == round(qweights, 3) == 5.702
+    assert parts(qlora)["weights"] == round(qweights, 3) == 5.31
     assert qlora.total_gb == round(round(qweights, 3) + adapters + act + 1.0, 2)
 
     full = estimate_fit(FitQuery(model="Llama 3.1 8B", task="full_finetune"))
     p = parts(full)
     assert (p["weights"], p["gradients"], p["optimizer_states"]) == (
-        48.18,
-        32.12,
-        64.24,
+        round(8.03e9 * 6 / GB, 3),
+        round(8.03e9 * 4 / GB, 3),
+        round(8.03e9 * 8 / GB, 3),
     )  # 6 + 4 + 8 B
-    assert full.total_gb == round(48.18 + 32.12 + 64.24 + act + 1.0, 2)
+    assert full.total_gb == round(sum(p.values()), 2)
     assert qlora.total_gb < lora.total_gb < full.total_gb
 
 
@@ -96,13 +97,13 @@ def test_qlora_8b_fits_a_12gb_card_and_full_does_not() -> None:
 
 
 def test_flux_on_24gb_follows_the_measured_data() -> None:
-    bf16 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090"))
+    bf16 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090", precision="bf16"))
     assert bf16.task == "image_generation"
     p = parts(bf16)
-    assert p["weights"] == round(11.906 * 2, 3)
-    assert p["text_encoders"] == round((4.762 + 0.123) * 2, 3)
-    assert p["vae"] == round(0.084 * 2, 3)
-    assert p["activations"] == round(4.5 * 1024 * 1024 / 1e6, 3)
+    assert p["weights"] == round(11.906e9 * 2 / GB, 3)
+    assert p["text_encoders"] == round((4.762 + 0.123) * 1e9 * 2 / GB, 3)
+    assert p["vae"] == round(0.084e9 * 2 / GB, 3)
+    assert p["activations"] == round(4.2 * 1024 * 1024 / 1e6, 3)
     assert bf16.verdict == "does_not_fit"  # measured: 36.17 GiB peak on an H100
     changes = {o.change: o for o in bf16.fits_with}
     assert changes["precision nf4"].verdict == "fits"  # measured: 14.95 GB on a 4090
@@ -110,15 +111,17 @@ def test_flux_on_24gb_follows_the_measured_data() -> None:
     nf4 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090", precision="nf4"))
     assert nf4.verdict == "fits"
     assert nf4.nearest_measured is not None and nf4.nearest_measured.id == "flux-dev-nf4-4090"
-    offload = estimate_fit(FitQuery(model="flux dev", vram_gb=24, offload="model"))
-    assert offload.verdict == "does_not_fit"  # the bf16 transformer alone is 23.8 GB
+    offload = estimate_fit(
+        FitQuery(model="flux dev", vram_gb=24, offload="model", precision="bf16")
+    )
+    assert offload.verdict == "does_not_fit"  # the bf16 transformer alone is 22.2 GB
     assert any("activations assumed unchanged" in a for a in offload.assumptions)
 
 
 def test_70b_on_24gb_does_not_fit_and_points_to_bigger_cards() -> None:
     fp16 = estimate_fit(FitQuery(model="70B", vram_gb=24, precision="fp16"))
     assert fp16.model is None and fp16.params_b == 70.0
-    assert parts(fp16)["weights"] == 140.0
+    assert parts(fp16)["weights"] == round(140e9 / GB, 3) == 130.385
     assert fp16.verdict == "does_not_fit"
     assert [o.change for o in fp16.fits_with] == ["precision int4", "precision q4_k_m"]
     assert all(o.verdict == "does_not_fit" for o in fp16.fits_with)
@@ -135,18 +138,18 @@ def test_generic_size_estimate_states_its_assumptions() -> None:
         FitQuery(model="un modèle de 13 milliards de paramètres", precision="fp16")
     )
     assert result.model is None and result.model_found is False
-    assert parts(result)["weights"] == 26.0
+    assert parts(result)["weights"] == round(26e9 / GB, 3)
     assert any("Generic model" in a for a in result.assumptions)
     assert (
         result.nearest_measured is not None
         and result.nearest_measured.id == "vllm-paper-opt-13b-fp16"
     )
     explicit = estimate_fit(FitQuery(model="my own model", params_b=3.0))
-    assert parts(explicit)["weights"] == 6.0
+    assert parts(explicit)["weights"] == round(6e9 / GB, 3)
 
 
 def test_unknown_model_and_gpu_are_values_not_errors() -> None:
-    unknown = estimate_fit(FitQuery(model="llama 4 scout", gpu="RTX 4090"))
+    unknown = estimate_fit(FitQuery(model="llama 9 colossus", gpu="RTX 4090"))
     assert unknown.verdict == "unknown" and unknown.total_gb is None
     assert unknown.suggestions and "Unknown model" in unknown.message
     bad_gpu = estimate_fit(FitQuery(model="llama 3 8b", gpu="RTX 9999"))
@@ -179,21 +182,22 @@ def test_video_weights_only_give_unknown_or_does_not_fit() -> None:
 def test_no_card_gives_total_and_unknown_verdict() -> None:
     result = estimate_fit(FitQuery(model="mixtral"))
     assert result.verdict == "unknown" and result.headroom_gb is None
-    assert parts(result)["weights"] == 93.4  # all 46.7B experts resident
+    assert parts(result)["weights"] == round(93.4e9 / GB, 3)  # all 46.7B experts resident
     assert any("Mixture of experts" in a for a in result.assumptions)
     assert result.sources and result.bigger_cards
 
 
 def test_tight_band() -> None:
-    # 17.88 GB on a 20 GB card (21.47 GB usable): above 90%? no -> fits; on 18 GB (19.33): 92.5% -> tight
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=20)).verdict == "fits"
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=18)).verdict == "tight"
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=16)).verdict == "does_not_fit"
+    # 16.72 GB on a 20 GB card: 83.6%, under 90% -> fits; on 18 GB: 92.9% -> tight
+    bf16 = {"model": "llama 3 8b", "precision": "bf16"}
+    assert estimate_fit(FitQuery(**bf16, vram_gb=20)).verdict == "fits"
+    assert estimate_fit(FitQuery(**bf16, vram_gb=18)).verdict == "tight"
+    assert estimate_fit(FitQuery(**bf16, vram_gb=16)).verdict == "does_not_fit"
 
 
 def test_helpers_for_recommend() -> None:
     query = FitQuery(model="llama 3 8b")
-    assert minimum_vram_gb(query) == round(17.88 / 0.9 / 1.073741824, 2) == 18.5
+    assert minimum_vram_gb(query) == round(16.72 / 0.9, 2) == 18.58
     assert fits_in(24, query) is True
     assert fits_in(16, query) is False
 
@@ -208,7 +212,8 @@ def test_several_gpus_split_the_model_and_report_per_gpu() -> None:
     assert p2["weights"] == round(p1["weights"] / 2, 3)
     assert p2["kv_cache"] == round(p1["kv_cache"] / 2, 3)
     assert p2["activations"] == p1["activations"] and p2["overhead"] == 1.0
-    assert "per GPU" in two.message and any("per GPU" in a for a in two.assumptions)
+    assert "on the fullest card" in two.message and any("per GPU" in a for a in two.assumptions)
+    assert any(a.startswith("VRAM is not one pool") for a in two.assumptions)
 
 
 def test_null_settings_from_a_tool_call_mean_defaults() -> None:
@@ -229,4 +234,4 @@ def test_null_settings_from_a_tool_call_mean_defaults() -> None:
 def test_multi_head_kv_cache_matches_the_paged_attention_figure() -> None:
     # 13B with full multi-head attention: 2 x 5120 x 40 layers x 2 B = 800 KiB per token (vLLM paper)
     result = estimate_fit(FitQuery(model="llama 2 13b", context_tokens=2048, precision="fp16"))
-    assert parts(result)["kv_cache"] == round(2 * 5120 * 40 * 2 * 2048 / GB, 3) == 1.678
+    assert parts(result)["kv_cache"] == round(2 * 5120 * 40 * 2 * 2048 / GB, 3) == 1.562

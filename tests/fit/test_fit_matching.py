@@ -26,7 +26,7 @@ from assistant.knowledge.models import find_model_mentions, match_model
         ("Qwen3-30B-A3B", "Qwen3 30B-A3B"),
         ("qwen2.5-72b-instruct", "Qwen2.5 72B"),
         ("gemma-2-9b-it", "Gemma 2 9B"),
-        ("DeepSeek-R1", "DeepSeek-V3"),
+        ("DeepSeek-R1", "DeepSeek-R1"),
         ("gpt-oss-20b", "gpt-oss-20b"),
         ("mon modèle llama 3 8b", "Llama 3.1 8B"),
         ("le modèle FLUX dev", "FLUX.1-dev"),
@@ -62,9 +62,9 @@ def test_generic_sizes(text: str, params_b: float) -> None:
 
 
 def test_unknown_model_gives_near_names_and_no_size() -> None:
-    match = match_model("llama 4 scout")
+    match = match_model("llama 9 colossus")
     assert match.model is None and match.params_b is None and match.score == 0.0
-    assert "Llama 3.1 8B" in match.suggestions
+    assert any(name.startswith("Llama") for name in match.suggestions)
 
 
 def test_find_mentions_in_order_without_false_sizes() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.agent.offline.language import detect_language
+from assistant.language import detect_language
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ import pytest
 from assistant.agent.offline.evaluation import load_cases
 from assistant.agent.offline.planner import plan_tool_calls
 from assistant.agent.offline.reading import Conversation
-from assistant.agent.offline.render_gpu import render_probe
+from assistant.agent.offline.skills import get_skill
 from assistant.agent.toolset import TOOL_SPECS, resolve
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "golden.yaml"
@@ -35,6 +35,14 @@ PROBED = {
 }
 
 
+def render_probe(report: dict, question: str, lang: str) -> str:
+    skill = get_skill("probe_gpus")
+    assert skill is not None
+    text = skill.answer(report, question, lang)  # the JSON parsed back into the result model
+    assert text is not None
+    return text
+
+
 def test_probe_with_a_gpu_lists_it_with_its_catalog_card() -> None:
     text = render_probe(PROBED, "what GPU do I have?", "en")
     assert text.startswith("**1 GPU(s) found** (via nvml):")
@@ -49,6 +57,7 @@ def test_probe_without_a_gpu_in_french() -> None:
         "platform": "linux x86_64",
         "gpus": [],
         "hint": None,
+        "summary": "no GPU",
     }
     assert (
         render_probe(report, "quel GPU ?", "fr")

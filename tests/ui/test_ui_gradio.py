@@ -17,7 +17,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:The copy keyword is deprecated:DeprecationWarning"),
 ]
 
-CANARY = "sk-test-DOORS-canary-7f3a9c21e4b5"
+CANARY = "sk-test-INTERFACES-canary-7f3a9c21e4b5"
 
 
 def test_chat_api_returns_the_answer_text(chat_url: str):
@@ -29,6 +29,30 @@ def test_chat_api_returns_the_answer_text(chat_url: str):
     assert isinstance(text, str)
     assert text.startswith("**Partially (partial)** — GeForce RTX 4090 (`sm_89`, CC 8.9)")
     assert "<sub>backend" not in text  # the API returns the answer, not the page decorations
+
+
+def test_chat_api_continues_a_conversation_like_ask_and_the_page(chat_url: str):
+    """Two turns through `/chat` with their history: the same answers as `ask()` with that
+    history, and as the page gives after those messages."""
+    from gradio_client import Client
+
+    from assistant import ask
+
+    client = Client(chat_url, verbose=False)
+    first = client.predict(MEGAKERNELS, [], api_name="/chat")
+    history = [
+        {"role": "user", "content": MEGAKERNELS},
+        {"role": "assistant", "content": first},
+    ]
+    second = client.predict("and the 3090?", history, api_name="/chat")
+    assert first == ask(MEGAKERNELS).text
+    assert second == ask("and the 3090?", history=history).text
+    assert second.startswith("**Partially (partial)** — GeForce RTX 3090")
+    service, _ = _service(per_minute=10)
+    page = _last_text(service.turn("and the 3090?", history, "browser"))
+    assert page.startswith(second)  # the page adds only its backend badge
+    alone = client.predict("and the 3090?", api_name="/chat")  # without history: a card lookup
+    assert alone.startswith("**GeForce RTX 3090**") and "egakernel" not in alone
 
 
 def test_chat_api_caps_length_and_refuses_empty(chat_url: str):
@@ -146,7 +170,7 @@ def test_api_key_never_reaches_the_page(monkeypatch, megakernels_answer):
         assert "partial" in text
         for output in (page, config, info, text, json.dumps(text)):
             assert CANARY not in output  # …the key never is
-            assert CANARY[:12] + "DOORS" not in output
+            assert CANARY[-12:] not in output  # nor a part of it
     finally:
         demo.close()
 

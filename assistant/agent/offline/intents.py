@@ -15,7 +15,7 @@ import threading
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from assistant.agent.offline.cues import cue_boosts
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 log = get_logger(__name__)
 
-EXAMPLES_FILE = Path(__file__).with_name("intents.toml")
+EXAMPLES_FILE = "intents.toml"
 TOP_K = 3
 # Below this combined score the question is not confidently about any tool.
 MIN_SCORE = 0.45
@@ -41,20 +41,6 @@ CACHE_SIZE = 512
 # A long message is read as its first clauses; the rest adds cost, not intents.
 MAX_CLAUSES = 6
 
-TOOL_INTENTS = (
-    "gpu_lookup",
-    "gpu_compare",
-    "gpu_capability",
-    "rent_cost",
-    "spot_vs_dedicated",
-    "rent_vs_buy",
-    "forgotten_instance",
-    "storage_cost",
-    "budget_plan",
-    "workload_fit",
-    "recommend_gpus",
-    "probe_gpus",
-)
 OTHER_INTENTS = ("corpus_only", "off_topic", "greeting")
 # Intents that never share a question with a tool intent.
 _EXCLUSIVE = {"corpus_only", "off_topic", "greeting"}
@@ -87,12 +73,24 @@ class Classification:
         return self.intents[0] if self.intents else "corpus_only"
 
 
+def tool_intents() -> tuple[str, ...]:
+    """The intents answered by a tool: one per skill."""
+    from assistant.agent.offline.skills import all_skills
+
+    return tuple(all_skills())
+
+
 @lru_cache(maxsize=1)
 def load_examples() -> dict[str, list[str]]:
-    """intent → example questions, from intents.toml."""
-    with EXAMPLES_FILE.open("rb") as handle:
-        data = tomllib.load(handle)
-    return {intent: list(table["examples"]) for intent, table in data.items()}
+    """intent → example questions: each skill's, then the tool-less intents' (intents.toml)."""
+    from assistant.agent.offline.skills import all_skills
+
+    examples = {name: list(skill.examples.all) for name, skill in all_skills().items()}
+    data = tomllib.loads(
+        resources.files("assistant.agent.offline").joinpath(EXAMPLES_FILE).read_text("utf-8")
+    )
+    examples.update({intent: list(table["examples"]) for intent, table in data.items()})
+    return examples
 
 
 class IntentClassifier:
@@ -210,7 +208,7 @@ class IntentClassifier:
                 chosen.append(top.intent)
         if not chosen:
             chosen.append("corpus_only")
-        if any(i in TOOL_INTENTS for i in chosen):
+        if any(i in tool_intents() for i in chosen):
             chosen = [i for i in chosen if i not in _EXCLUSIVE]
         return Classification(intents=chosen, scores=whole, entities=ent)
 

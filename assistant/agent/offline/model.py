@@ -7,7 +7,6 @@ writes the answer from them. Its replies depend only on the conversation, never 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -116,11 +115,3 @@ class OfflineChatModel(BaseChatModel):
             results = []
         text = write_answer(conversation, results)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=text))])
-
-
-def debug_plan(question: str, history: list[tuple[str, str]] | None = None) -> str:
-    """The tool calls the backend would make for a question, as JSON (for `tools/` scripts)."""
-    calls = plan_tool_calls(Conversation(question=question, history=history or []), set())
-    return json.dumps(
-        [{"name": c.name, "args": c.args} for c in calls], ensure_ascii=False, indent=2
-    )

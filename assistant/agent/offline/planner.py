@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from assistant.agent.offline.builders import BUILDERS, named_cards
 from assistant.agent.offline.cues import asks_which_card
-from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.search_terms import search_query
+from assistant.agent.offline.skills import get_skill
+from assistant.agent.offline.skills.common import named_cards
 from assistant.log import get_logger
 
 log = get_logger(__name__)
@@ -90,25 +90,6 @@ def _validated(tool: str, args: dict[str, Any]) -> dict[str, Any] | None:
     return clean
 
 
-# When an intent's tool cannot be called with what the question gives, the next one may.
-FALLBACK = {
-    "gpu_compare": "gpu_lookup",
-    "workload_fit": "recommend_gpus",
-    "budget_plan": "recommend_gpus",
-    "rent_cost": "recommend_gpus",
-}
-
-
-def _fallback(name: str, ent: Entities) -> str | None:
-    """The next tool to try when `name` can't be called with what the question gives."""
-    if name == "gpu_capability":
-        # A card without a named feature: its own feature list; a feature without a card: what has it.
-        if named_cards(ent):
-            return "gpu_lookup"
-        return "recommend_gpus" if ent.topics or ent.parts else None
-    return FALLBACK.get(name)
-
-
 def _with_companions(reading: Reading) -> list[str]:
     """The reading's tool intents, plus the ones a question implies without saying.
 
@@ -131,15 +112,15 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
     calls: list[PlannedCall] = []
     for intent in _with_companions(reading):
         name: str | None = intent
-        while name is not None:
-            built = [
-                a
-                for a in (
-                    _validated(name, raw)
-                    for raw in BUILDERS[name](reading.entities_for(intent), reading)
-                )
-                if a is not None
-            ]
+        tried: set[str] = set()
+        while name is not None and name not in tried:
+            tried.add(name)
+            skill = get_skill(name)
+            if skill is None:
+                break
+            ent = reading.entities_for(intent)
+            raw_calls = skill.build(ent, reading)
+            built = [a for a in (_validated(name, raw) for raw in raw_calls) if a is not None]
             if built:
                 calls.extend(
                     PlannedCall(name, args)
@@ -147,7 +128,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                     if PlannedCall(name, args) not in calls
                 )
                 break
-            name = _fallback(name, reading.entities_for(intent))
+            name = skill.next_tool(ent)
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):

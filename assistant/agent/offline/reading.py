@@ -14,12 +14,12 @@ from assistant.agent.offline.entities import Entities, extract_entities
 from assistant.agent.offline.intents import (
     CLAUSE_MIN,
     MIN_SCORE,
-    TOOL_INTENTS,
     classify,
     split_clauses,
+    tool_intents,
 )
-from assistant.agent.offline.language import Lang, detect_language
 from assistant.agent.offline.safety import has_injection, strip_injection
+from assistant.language import Lang, detect_language
 
 _FOLLOW_UP = re.compile(
     r"^\W*(?:and|what about|how about|same|what if|and if|also|ok(?:ay)?,? and|then|et|quid|pareil|idem|"
@@ -56,7 +56,7 @@ class Reading:
 
     @property
     def tool_intents(self) -> list[str]:
-        return [i for i in self.intents if i in TOOL_INTENTS]
+        return [i for i in self.intents if i in tool_intents()]
 
     def entities_for(self, intent: str) -> Entities:
         """The entities an intent's tool should use: its clause's, completed by the question's."""
@@ -92,7 +92,7 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
     for intent in result.intents:
         score = by_name.get(intent)
         if (
-            intent in TOOL_INTENTS
+            intent in tool_intents()
             and score is not None
             and score.cue >= STRONG_CUE
             and score.score >= MIN_SCORE
@@ -181,7 +181,3 @@ def _adapt_previous(previous: list[str], ent: Entities, own: Entities) -> list[s
         if intent not in out:
             out.append(intent)
     return out
-
-
-def clear_cache() -> None:
-    _read_cached.cache_clear()

@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from assistant.agent.offline.language import Lang, english_function_words
+from assistant.language import Lang, english_function_words
 
 
 def pick(lang: Lang, en: str, fr: str) -> str:

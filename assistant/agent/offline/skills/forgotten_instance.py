@@ -1,0 +1,70 @@
+"""An instance left running: "my H100 ran all weekend, how much?", "instance oubliée 48 h"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.defaults import defaults
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import (
+    assumptions_line,
+    currency_of,
+    hourly_rates,
+    named_cards,
+    price_unknown,
+)
+from assistant.agent.offline.texts import hours, money, money_range, pick
+from assistant.language import Lang
+from assistant.tools.cost import ForgottenCost
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+
+def render(result: ForgottenCost, question: str, lang: Lang) -> str:
+    """What the forgotten hours cost, then the guide's own warning when it applies."""
+    unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
+    if unknown:
+        return unknown
+    cur = result.currency
+    gpu = (f"{result.gpu_count}× " if result.gpu_count > 1 else "") + (result.gpu or "?")
+    cost = money_range(result.cost_low, result.cost_high, cur, lang)
+    typical = money(result.cost_typical, cur, lang)
+    text = pick(
+        lang,
+        f"**A forgotten {gpu} left running {hours(result.hours, lang)} costs about {typical}** "
+        f"(range {cost}). Shut instances down when you stop working.",
+        f"**Une {gpu} oubliée allumée {hours(result.hours, lang)} coûte environ {typical}** "
+        f"(fourchette {cost}). Éteignez vos instances.",
+    )
+    if result.corpus_note:
+        text += "\n\n" + pick(
+            lang,
+            result.corpus_note,
+            "Le guide cite ~400 $ pour une H100 oubliée un week-end (soit ~8,3 $/h sur 48 h, un tarif "
+            "d'hyperscaler à la demande) : « l'erreur la plus coûteuse ».",
+        )
+    return "\n\n".join(
+        p for p in (text, assumptions_line(result.assumptions, result.usd_per_eur, lang)) if p
+    )
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    cards = named_cards(ent) or [defaults().forgotten.gpu]
+    rates = hourly_rates(ent)
+    return [
+        {"gpu": cards[0], "hours": ent.total_hours, "rate_per_hour": rates[0] if rates else None,
+         "currency": currency_of(ent), "gpu_count": ent.gpu_count}
+    ]  # fmt: skip
+
+
+SKILL = Skill(
+    tool="forgotten_instance",
+    result=ForgottenCost,
+    build=build,
+    render=render,
+    search_hint="éteignez instance oubliée week-end",
+    slots=("gpus", "durations", "money", "gpu_count"),
+    concepts=("forgotten",),
+)

@@ -1,0 +1,86 @@
+"""Two or more cards side by side: "4090 vs 3090", "which has more bandwidth, H100 or A100?"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.skills.gpu_lookup import asked_fields
+from assistant.agent.offline.texts import bullet_list, in_language, label, num, value_word
+from assistant.language import Lang
+from assistant.tools.lookup import ComparisonRow, GpuComparison
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+_UNITS_FR = {"GB": "Go", "GB/s": "Go/s", "KB": "Ko"}
+
+
+def _cell(field: str, value: Any, lang: Lang) -> str:
+    if value is None:
+        return "—"
+    if field == "arch_target":
+        return f"`{value}`"
+    if field == "year":
+        return str(value)
+    if field in ("segment", "vendor") and isinstance(value, str):
+        return value_word(value, lang)
+    return num(value, lang) if not isinstance(value, str) else value
+
+
+def _asked_leaders(rows: list[ComparisonRow], question: str, lang: Lang) -> str:
+    """A sentence naming the leading card on each figure the question asks about."""
+    wanted = asked_fields(question)
+    lines = []
+    for row in rows:
+        if row.field not in wanted or not row.best or row.field == "tdp_w":
+            continue
+        figures = " vs ".join(
+            _cell(row.field, v, lang) + (f" {row.unit}" if row.unit else "") for v in row.values
+        )
+        if lang == "fr":
+            for en, fr in _UNITS_FR.items():
+                figures = figures.replace(f" {en}", f" {fr}")
+        sep = " : " if lang == "fr" else ": "
+        lines.append(f"**{label(row.field, lang, row.label)}{sep}{row.best}** ({figures}).")
+    return "\n\n".join(lines)
+
+
+def render(result: GpuComparison, question: str, lang: Lang) -> str:
+    """The leader on each figure asked, then the table and the comparison's notes."""
+    parts = [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
+    if result.cards and result.rows:
+        names = [c.name for c in result.cards]
+        header = "| | " + " | ".join(names) + " |\n|---|" + "---|" * len(names)
+        body = [
+            f"| {label(row.field, lang, row.label)} | "
+            + " | ".join(_cell(row.field, v, lang) for v in row.values)
+            + " |"
+            for row in result.rows
+        ]
+        parts.append(_asked_leaders(result.rows, question, lang))
+        parts.append(header + "\n" + "\n".join(body))
+        notes = [n for n in (in_language(n, lang) for n in result.notes) if n]
+        if notes:
+            parts.append(bullet_list(notes))
+    return "\n\n".join(p for p in parts if p)
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    cards = named_cards(ent)
+    return [{"gpus": cards, "names": cards}] if len(cards) >= 2 else []
+
+
+SKILL = Skill(
+    tool="gpu_compare",
+    result=GpuComparison,
+    build=build,
+    render=render,
+    search_hint="VRAM architecture FP16 TFLOPS",
+    slots=("gpus", "unknown_gpus"),
+    needs=("gpus",),
+    concepts=("compare", "specs"),
+    fallback="gpu_lookup",
+)

@@ -1,0 +1,143 @@
+"""A card's figures: "how much VRAM does the 4090 have?", "specs of the H100"."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.texts import bullet_list, label, num, pick, value_word
+from assistant.knowledge.gpus import GpuCard
+from assistant.language import Lang
+from assistant.tools.lookup import GpuLookup
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+# Which card figure a question asks about, by the words it uses.
+ASKED_FIELDS: list[tuple[re.Pattern[str], str]] = [
+    (
+        re.compile(
+            r"\bvram\b|\bmemory\b(?! bandwidth| type)|\bmémoire\b(?! partagée)|\bgo\b|\bgb\b", re.I
+        ),
+        "vram_gb",
+    ),
+    (re.compile(r"bandwidth|bande passante", re.I), "bandwidth_gbs"),
+    (re.compile(r"shared memory|mémoire partagée|smem", re.I), "shared_memory_per_sm_kb"),
+    (re.compile(r"compute capability|\bcc\b|sm_\d+|target|cible", re.I), "compute_capability"),
+    (re.compile(r"\bsms?\b|multiprocessors?|compute units?", re.I), "sm_count"),
+    (re.compile(r"tdp|power|watts?|consomm\w*|puissance", re.I), "tdp_w"),
+    (re.compile(r"architecture|génération|generation|\barch\b", re.I), "architecture"),
+    (re.compile(r"tflops|flops|fp16", re.I), "fp16_tensor_tflops"),
+    (re.compile(r"fp64|double precision|double précision", re.I), "fp64_ratio"),
+    (re.compile(r"nvlink", re.I), "nvlink"),
+]
+SPEC_ORDER = (
+    "vram_gb", "bandwidth_gbs", "sm_count", "shared_memory_per_sm_kb", "shared_memory_per_block_kb",
+    "fp16_tensor_tflops", "fp64_ratio", "tdp_w", "nvlink", "year",
+)  # fmt: skip
+
+
+def asked_fields(question: str) -> list[str]:
+    """The card figures a question asks about, by the words it uses."""
+    return [f for pattern, f in ASKED_FIELDS if pattern.search(question)]
+
+
+def card_value(card: GpuCard, field: str, lang: Lang) -> str:
+    """One figure of a card, with its unit, in the answer's language."""
+    value = getattr(card, field, None)
+    if value is None:
+        return pick(lang, "not known", "inconnu")
+    if field == "vram_gb":
+        return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}" + (
+            f" {card.memory_type}" if card.memory_type else ""
+        )
+    if field == "bandwidth_gbs":
+        return f"{num(value, lang)} {pick(lang, 'GB/s', 'Go/s')}"
+    if field in ("shared_memory_per_sm_kb", "shared_memory_per_block_kb"):
+        return f"{num(value, lang)} {pick(lang, 'KB', 'Ko')}"
+    if field == "tdp_w":
+        return f"{num(value, lang, 0)} W"
+    if field == "fp16_tensor_tflops":
+        return f"{num(value, lang)} TFLOPS"
+    if field == "compute_capability":
+        target = f" (`{card.arch_target}`)" if card.arch_target else ""
+        return f"{value}{target}"
+    if field == "sm_count":
+        return f"{num(value, lang, 0)} {card.compute_units_kind}"
+    if field == "year":
+        return str(value)
+    if field in ("segment", "vendor") and isinstance(value, str):
+        return value_word(value, lang)
+    return num(value, lang) if not isinstance(value, str) else value
+
+
+def _headline(card: GpuCard) -> str:
+    bits = [card.architecture]
+    if card.compute_capability:
+        bits.append(f"compute capability {card.compute_capability}")
+    if card.arch_target:
+        bits.append(f"`{card.arch_target}`")
+    return f"**{card.name}** — " + ", ".join(b for b in bits if b)
+
+
+def _feature_line(features: list[dict[str, Any]], lang: Lang) -> str:
+    yes = [str(f["key"]) for f in features if f.get("supported")]
+    no = [str(f["key"]) for f in features if not f.get("supported")]
+    if not yes and not no:
+        return ""
+    return (
+        pick(lang, "CUDA features — yes: ", "Fonctionnalités CUDA — oui : ")
+        + (", ".join(yes) or "—")
+        + pick(lang, "; no: ", " ; non : ")
+        + (", ".join(no) or "—")
+    )
+
+
+def render(result: GpuLookup, question: str, lang: Lang) -> str:
+    """The card's headline, the figures asked first, then the rest and its CUDA features."""
+    card = result.gpu
+    if not result.found or card is None:
+        return render_unknown(result.query, result.suggestions, lang)
+    sep = " : " if lang == "fr" else ": "
+    lines = [_headline(card)]
+    asked = [f for f in asked_fields(question) if f != "architecture"]
+    if asked:
+        lines.append(" · ".join(f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in asked))
+    specs = [f for f in SPEC_ORDER if f not in asked and getattr(card, f, None) is not None]
+    if specs:
+        lines.append(
+            bullet_list([f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in specs])
+        )
+    lines.append(_feature_line(result.features, lang))
+    if card.corpus_note:
+        lines.append(
+            pick(
+                lang,
+                f"Note: {card.corpus_note}",
+                "Note : le guide diffère ici des documents de NVIDIA (voir les sources).",
+            )
+        )
+    if result.alternatives:
+        lines.append(
+            pick(lang, "Other variants: ", "Autres variantes : ") + ", ".join(result.alternatives)
+        )
+    return "\n\n".join(line for line in lines if line)
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    return [{"gpu": card, "name": card} for card in named_cards(ent)]
+
+
+SKILL = Skill(
+    tool="gpu_lookup",
+    result=GpuLookup,
+    build=build,
+    render=render,
+    search_hint="compute capability architecture",
+    slots=("gpus", "unknown_gpus"),
+    needs=("gpus", "unknown_gpus"),
+    concepts=("specs",),
+)

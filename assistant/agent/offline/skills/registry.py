@@ -1,0 +1,48 @@
+"""Find the skills: every module of this package that defines `SKILL`."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import pkgutil
+from functools import lru_cache
+from typing import Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.log import get_logger
+
+log = get_logger(__name__)
+
+_PACKAGE = __name__.rsplit(".", 1)[0]
+_NOT_SKILLS = {"base", "registry", "common"}
+
+
+@lru_cache(maxsize=1)
+def _discover() -> dict[str, Skill[Any]]:
+    import assistant.agent.offline.skills as package
+
+    found: dict[str, Skill[Any]] = {}
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+        if info.name.startswith("_") or info.name in _NOT_SKILLS:
+            continue
+        try:
+            module = importlib.import_module(f"{_PACKAGE}.{info.name}")
+        except ImportError as exc:  # one broken skill must not take the others down
+            log.warning("skill %s unavailable: %s", info.name, exc)
+            continue
+        skill = getattr(module, "SKILL", None)
+        if not isinstance(skill, Skill):
+            continue
+        if skill.tool in found:
+            raise ValueError(f"two skills for tool {skill.tool!r}")
+        found[skill.tool] = dataclasses.replace(skill, examples_package=_PACKAGE)
+    return found
+
+
+def all_skills() -> dict[str, Skill[Any]]:
+    """tool name → its skill, for every skill of the package."""
+    return dict(_discover())
+
+
+def get_skill(tool: str) -> Skill[Any] | None:
+    return _discover().get(tool)

@@ -1,0 +1,197 @@
+"""Buy or rent: "should I buy a 4090 or rent one?", "acheter ou louer à 3 h par jour ?"."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.cues import mentions_rent
+from assistant.agent.offline.defaults import defaults
+from assistant.agent.offline.numbers import parse_durations
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import (
+    assumptions_line,
+    currency_of,
+    hourly_rates,
+    named_cards,
+    price_unknown,
+)
+from assistant.agent.offline.texts import bullet_list, money, num, pick
+from assistant.language import Lang
+from assistant.tools.buy import RentVsBuy
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+_BUY_AT = re.compile(r"\b(?:buy\w*|purchas\w*|own|acheter|achat|ach[eè]te\w*|acqu[ée]rir)\b", re.I)
+_RENT_AT = re.compile(r"\b(?:rent\w*|hire|louer|location|lou[ée]e?s?)\b", re.I)
+_PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
+LONG_MONTHS, SHORT_MONTHS = 36, 12
+
+
+def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | None]:
+    """The card to buy and, when the question names another one to rent, that card.
+
+    "Buy a used 3090 or rent an A100?": the card named after the buying word is bought, the one
+    named after the renting word is rented (the catalog lists mentions in the order written).
+    """
+    cards = list(ent.gpus)
+    if len(cards) < 2:
+        return (cards[0] if cards else None), None
+    buy, rent = _BUY_AT.search(text), _RENT_AT.search(text)
+    if buy is None or rent is None:
+        return cards[0], None
+    return (cards[0], cards[1]) if buy.start() < rent.start() else (cards[1], cards[0])
+
+
+def rental_rate(card: str, currency: str) -> float | None:
+    """A card's typical rental price per hour in `currency` (None without price data)."""
+    from assistant.knowledge.prices import hourly_price_range
+
+    found = hourly_price_range(card, currency=currency)  # type: ignore[arg-type]
+    return found.typical if found is not None else None
+
+
+def _daily_use_needed(break_even_hours: float | None, lang: Lang) -> str:
+    """The daily use at which buying pays off within one, two and three years."""
+    if break_even_hours is None or break_even_hours <= 0:
+        return ""
+    parts = []
+    for years in (1, 2, 3):
+        per_day = break_even_hours / (365 * years)
+        plural = "s" if years > 1 else ""
+        span = pick(lang, f"{years} year{plural}", f"{years} an{plural}")
+        value = (
+            f"{num(per_day, lang)} h"
+            if per_day <= 24
+            else pick(lang, "more than 24 h", "plus de 24 h")
+        )
+        parts.append(f"{span}{pick(lang, ': ', ' : ')}{value}")
+    return pick(
+        lang,
+        "\n\nDaily use needed for buying to pay off within " + "; ".join(parts) + ".",
+        "\n\nUsage quotidien nécessaire pour rentabiliser l'achat en " + " ; ".join(parts) + ".",
+    )
+
+
+def _rental_card_note(question: str, lang: Lang) -> str:
+    """Which card the rental rate is for, when the question rents another card than it buys."""
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities(question)
+    _, rented = buy_and_rental_cards(ent, question)
+    if rented is None or ent.hourly_rates:
+        return ""
+    return pick(
+        lang, f" (typical rental rate of {rented})", f" (tarif horaire typique d'une {rented})"
+    )
+
+
+def _head(result: RentVsBuy, gpu: str, lang: Lang) -> str:
+    per_day, months = result.hours_per_day, result.break_even_months
+    if result.break_even_hours is None:
+        return pick(
+            lang,
+            f"**Renting {gpu} stays cheaper**: at these prices buying never pays off (rent minus electricity leaves no saving).",
+            f"**Louer {gpu} reste moins cher** : à ces prix, l'achat n'est jamais rentabilisé.",
+        )
+    head = pick(
+        lang,
+        f"**Buying {gpu} pays off after {num(result.break_even_hours, lang, 0)} hours of use** — "
+        f"about {num(months, lang)} months at {num(per_day, lang)} h a day (break-even).",
+        f"**L'achat de {gpu} est rentabilisé après {num(result.break_even_hours, lang, 0)} heures d'usage** — "
+        f"environ {num(months, lang)} mois à {num(per_day, lang)} h par jour (seuil de rentabilité).",
+    )
+    if months is not None and months > LONG_MONTHS:
+        head += pick(
+            lang,
+            " That is long: renting is the better deal at this usage.",
+            " C'est long : à ce rythme, la location est plus intéressante.",
+        )
+    elif months is not None and months < SHORT_MONTHS:
+        head += pick(
+            lang, " At this usage, buying is worth it.", " À ce rythme, l'achat vaut le coup."
+        )
+    return head
+
+
+def render(result: RentVsBuy, question: str, lang: Lang) -> str:
+    """The break-even (or that renting stays cheaper), the daily use it needs, then the figures."""
+    unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
+    if unknown:
+        return unknown
+    cur = result.currency
+    gpu = result.gpu or "?"
+    head = _head(result, gpu, lang)
+    if not any(d.per_day for d in parse_durations(question)):
+        head += pick(
+            lang,
+            f" (Daily use not given: {num(result.hours_per_day, lang)} h a day assumed.)",
+            f" (Usage quotidien non précisé : {num(result.hours_per_day, lang)} h par jour supposées.)",
+        )
+        head += _daily_use_needed(result.break_even_hours, lang)
+    if _PRICE.search(question) and not mentions_rent(question) and result.purchase_price:
+        price = money(result.purchase_price, cur, lang)
+        head = (
+            pick(
+                lang,
+                f"**Purchase price of {gpu}: about {price}**",
+                f"**Prix d'achat de {gpu} : environ {price}**",
+            )
+            + pick(lang, " (median of the sourced prices).", " (médiane des prix sourcés).")
+            + "\n\n"
+            + head
+        )
+    resale = money(result.resale_value, cur, lang)
+    figures = [
+        pick(lang, "Purchase: ", "Achat : ")
+        + money(result.purchase_price, cur, lang)
+        + (
+            pick(lang, f" (resale {resale})", f" (revente {resale})") if result.resale_value else ""
+        ),
+        pick(lang, "Rent: ", "Location : ")
+        + f"{money(result.rent_rate, cur, lang)}/h"
+        + _rental_card_note(question, lang),
+        pick(lang, "Electricity: ", "Électricité : ")
+        + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W)",
+    ]
+    return "\n\n".join(
+        p
+        for p in (
+            head,
+            bullet_list(figures),
+            assumptions_line(result.assumptions, result.usd_per_eur, lang),
+        )
+        if p
+    )
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    from assistant.settings import get_settings
+
+    bought, rented = buy_and_rental_cards(ent, reading.text)
+    card = bought or (named_cards(ent) or [defaults().buy.gpu])[0]
+    rates = hourly_rates(ent)
+    prices = [m.amount for m in ent.budgets]
+    currency = currency_of(ent)
+    rate = rates[0] if rates else None
+    if rate is None and rented is not None:
+        currency = currency or get_settings().currency
+        rate = rental_rate(rented, currency)
+    return [
+        {"gpu": card, "hours_per_day": ent.hours_per_day, "condition": ent.condition,
+         "rent_rate": rate, "purchase_price": prices[0] if prices else None,
+         "power_w": ent.power_w, "currency": currency}
+    ]  # fmt: skip
+
+
+SKILL = Skill(
+    tool="rent_vs_buy",
+    result=RentVsBuy,
+    build=build,
+    render=render,
+    search_hint="achat location usage quotidien",
+    slots=("gpus", "durations", "money", "condition", "power_w"),
+    concepts=("buy", "rent", "break_even"),
+)

@@ -1,0 +1,212 @@
+"""Spot or on-demand: "spot at $0.80/h or dedicated at $2.50/h for a 100-hour run?"."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.defaults import defaults
+from assistant.agent.offline.numbers import parse_durations
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
+from assistant.agent.offline.texts import bullet_list, hours, money, num, pick
+from assistant.language import Lang
+from assistant.tools.spot import SpotComparison, SpotOption
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+# Beyond this many times the job's length, an expected figure means "it won't finish".
+ABSURD_FACTOR = 100
+_NO_CHECKPOINTS = re.compile(
+    r"\b(?:no|without|sans|pas de|aucune?|zero)\s+(?:\w+\s+)?(?:checkpoint\w*|sauvegardes?|saves?|saving)\b"
+    r"|\b(?:can't|cannot|can not|won't|impossible de|ne peux pas|ne peut pas)\s+(?:\w+\s+){0,2}(?:checkpoint\w*|sauvegarder|save)\b",
+    re.IGNORECASE,
+)
+_OPTION_RATE = re.compile(
+    r"\b(spot|pre-?emptible|préemptible|interruptible|on-demand|à la demande|dedicated|dédiée?s?|reserved)\b"
+    r"[^\d.?!]{0,18}?(\d+(?:[.,]\d+)?)(?!\s*(?:h\b|hours?|heures?|hrs?|min\w*|%|days?|jours?|gb|go|-hour))",
+    re.IGNORECASE,
+)
+
+
+def spot_rates(ent: Entities, text: str) -> tuple[float, float] | None:
+    """(spot, dedicated) rates the question gives, even with a currency on only one of them."""
+    rates = sorted(hourly_rates(ent))
+    if len(rates) >= 2:
+        return rates[0], rates[-1]
+    found: dict[str, float] = {}
+    for m in _OPTION_RATE.finditer(text):
+        kind = "spot" if re.match(r"spot|pre|pré|inter", m.group(1), re.I) else "dedicated"
+        found.setdefault(kind, float(m.group(2).replace(",", ".")))
+    if len(found) == 2 and found["spot"] < found["dedicated"]:
+        return found["spot"], found["dedicated"]
+    return None
+
+
+def _option_name(option: SpotOption, lang: Lang) -> str:
+    names = {
+        "spot": pick(lang, "Spot, no checkpoints", "Spot, sans sauvegarde"),
+        "spot_with_checkpoints": pick(lang, "Spot + checkpoints", "Spot + sauvegardes"),
+        "dedicated": pick(lang, "Dedicated", "Dédiée"),
+    }
+    key = option.name
+    if key == "spot" and option.checkpoint_interval_h:
+        key = "spot_with_checkpoints"  # the question's own checkpoints
+    name = names.get(key, key)
+    if option.checkpoint_interval_h and option.name != "dedicated":
+        name += pick(lang, " every ", " toutes les ") + hours(option.checkpoint_interval_h, lang)
+    return name
+
+
+def _option_line(option: SpotOption | None, cur: str, lang: Lang, job_hours: float) -> str | None:
+    if option is None:
+        return None
+    name = _option_name(option, lang)
+    colon = pick(lang, ": ", " : ")
+    if not option.finishes:
+        return (
+            name
+            + colon
+            + pick(
+                lang,
+                "never finishes (interruptions too frequent)",
+                "ne finit jamais (interruptions trop fréquentes)",
+            )
+        )
+    priced = f"{name} ({money(option.rate, cur, lang)}/h)"
+    expected = option.expected_hours
+    if expected is not None and job_hours > 0 and expected > ABSURD_FACTOR * job_hours:
+        return (
+            priced
+            + colon
+            + pick(
+                lang,
+                f"practically never finishes without checkpoints (expected > {ABSURD_FACTOR}× the job length)",
+                f"ne finit pratiquement jamais sans sauvegarde (durée attendue > {ABSURD_FACTOR}× celle du travail)",
+            )
+        )
+    lost = option.expected_lost_work_h
+    chance = num(100 * option.p_interrupted, lang, 0)
+    return (
+        priced
+        + colon
+        + pick(lang, "expected ", "en moyenne ")
+        + f"{money(option.expected_cost, cur, lang)}, {hours(expected, lang)}"
+        + (
+            pick(
+                lang,
+                f", {hours(lost, lang)} of work lost",
+                f", {hours(lost, lang)} de travail perdu",
+            )
+            if lost
+            else ""
+        )
+        + pick(
+            lang, f", {chance} % chance of interruption", f", {chance} % de risque d'interruption"
+        )
+    )
+
+
+def _rule(result: SpotComparison, advised: str, verdict: str, lang: Lang) -> str:
+    rule = pick(
+        lang,
+        "Rule of thumb: spot for learning and interactive work (an interruption costs a few minutes), "
+        "dedicated for a long run without checkpoints (an interruption destroys the work); spot + "
+        "checkpoints + automatic restart divides the bill.",
+        "En pratique : spot pour apprendre et expérimenter (une interruption coûte quelques minutes), "
+        "dédiée pour un long entraînement sans sauvegarde (une interruption détruit tout le travail) ; "
+        "spot + sauvegarde fréquente + reprise automatique divise la facture.",
+    )
+    if advised != verdict and advised == "spot_with_checkpoints":
+        rule += pick(
+            lang,
+            " If you can add checkpoints (every 30 min) with automatic restart, spot becomes the cheaper option.",
+            " Si vous pouvez ajouter des sauvegardes (toutes les 30 min) avec reprise automatique, le spot devient"
+            " l'option la moins chère.",
+        )
+    elif result.savings_factor:
+        factor = num(result.savings_factor, lang)
+        rule += pick(lang, f" Here: ÷{factor}.", f" Ici : ÷{factor}.")
+    return rule
+
+
+def render(result: SpotComparison, question: str, lang: Lang) -> str:
+    """The option to take for the job, the assumptions it rests on, then each option's figures."""
+    from assistant.agent.offline.entities import extract_entities
+
+    verdicts = {
+        "spot": "Spot",
+        "spot_with_checkpoints": pick(
+            lang,
+            "Spot, with frequent checkpoints and automatic restart",
+            "Spot, avec sauvegardes fréquentes et reprise automatique",
+        ),
+        "dedicated": pick(lang, "Dedicated", "Dédiée"),
+    }
+    job = hours(result.job_hours, lang)
+    advised = verdict = result.verdict
+    if _NO_CHECKPOINTS.search(question):
+        verdict = result.verdict_as_given  # the job as it is: no checkpoints
+    head = pick(
+        lang,
+        f"**For a job of {job}: {verdicts.get(verdict, verdict)}.**",
+        f"**Pour un travail de {job} : {verdicts.get(verdict, verdict)}.**",
+    )
+    if not parse_durations(question):
+        head += pick(
+            lang,
+            f" (The job length was not given: {job} assumed.)",
+            f" (Durée non précisée : {job} supposées.)",
+        )
+    if spot_rates(extract_entities(question), question) is None:
+        given = defaults().spot
+        spot, dedicated = (
+            money(given.spot_rate, given.currency, lang),
+            money(given.dedicated_rate, given.currency, lang),
+        )
+        head += pick(
+            lang,
+            f" (Rates not given: the guide's example, spot {spot}/h against dedicated {dedicated}/h.)",
+            f" (Tarifs non précisés : l'exemple du guide, spot à {spot}/h contre dédiée à {dedicated}/h.)",
+        )
+    cur = result.currency
+    lines = [
+        _option_line(option, cur, lang, result.job_hours)
+        for option in (result.spot, result.spot_with_checkpoints, result.dedicated)
+    ]
+    return "\n\n".join(
+        p
+        for p in (
+            head,
+            bullet_list([x for x in lines if x]),
+            _rule(result, advised, verdict, lang),
+            assumptions_line(result.assumptions, result.usd_per_eur, lang),
+        )
+        if p
+    )
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    given = spot_rates(ent, reading.text)
+    fallback = defaults().spot
+    spot, dedicated = given or (fallback.spot_rate, fallback.dedicated_rate)
+    currency = (currency_of(ent) or fallback.currency) if given else fallback.currency
+    checkpoint = next((d.hours for d in ent.durations if d.unit == "minute" and d.hours), None)
+    job = next((d.hours for d in ent.durations if d.hours and d.unit != "minute"), None)
+    return [
+        {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
+         "checkpoint_interval_h": checkpoint, "currency": currency}
+    ]  # fmt: skip
+
+
+SKILL = Skill(
+    tool="spot_vs_dedicated",
+    result=SpotComparison,
+    build=build,
+    render=render,
+    search_hint="instance spot dédiée interrompue sauvegarde",
+    slots=("money", "durations"),
+    concepts=("spot",),
+)

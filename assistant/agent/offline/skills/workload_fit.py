@@ -1,0 +1,309 @@
+"""Will a model fit: "will Llama 3 70B fit in 24 GB?", "LoRA on SDXL with a 3060?"."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import named_cards
+from assistant.agent.offline.texts import bullet_list, in_language, num, pick
+from assistant.language import Lang
+from assistant.tools.fit import FitResult
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+FIT_VERDICTS = {
+    "fits": ("Yes, it fits", "Oui, ça tient"),
+    "tight": ("Tight: it just fits, with little headroom", "Juste : ça tient, avec peu de marge"),
+    "does_not_fit": ("No, it does not fit", "Non, ça ne tient pas"),
+    "unknown": ("Can't tell", "Impossible à dire"),
+}
+TASKS = {
+    "inference": ("inference", "inférence"),
+    "lora": ("LoRA fine-tuning", "fine-tuning LoRA"),
+    "qlora": ("QLoRA fine-tuning", "fine-tuning QLoRA"),
+    "full_finetune": ("full fine-tuning", "fine-tuning complet"),
+    "image_generation": ("image generation", "génération d'images"),
+}
+ITEMS = {
+    "weights": ("weights", "poids"),
+    "text_encoders": ("text encoders", "encodeurs de texte"),
+    "vae": ("VAE", "VAE"),
+    "kv_cache": ("KV cache", "cache KV"),
+    "activations": ("activations", "activations"),
+    "gradients": ("gradients", "gradients"),
+    "optimizer_states": ("optimizer states", "états de l'optimiseur"),
+    "adapters": ("adapters", "adaptateurs"),
+    "overhead": ("CUDA context and overhead", "contexte CUDA et surcoût"),
+}
+DIFFUSION = ("flux", "sd", "stable diffusion", "sdxl", "wan", "hunyuan")
+METHOD_TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune", "inference": "inference"}
+# Fine-tuning without a method named: every method is weighed, lightest first.
+FINETUNE_TASKS = ("qlora", "lora", "full_finetune")
+FITTING = ("fits", "tight")
+# Precisions people run a model at, by bits, for a headline when the question names none.
+BITS = {
+    "bf16": 16,
+    "fp16": 16,
+    "fp32": 32,
+    "fp8": 8,
+    "int8": 8,
+    "q8_0": 8,
+    "int4": 4,
+    "q4_k_m": 4,
+    "nf4": 4,
+}
+
+
+def gb(value: float | None, lang: Lang) -> str:
+    return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"
+
+
+def _gpu_count(question: str) -> int | None:
+    """How many cards share the model, when the question names more than one."""
+    from assistant.agent.offline.entities import extract_entities
+
+    count = extract_entities(question).gpu_count
+    return count if count and count > 1 else None
+
+
+def _unknown(result: FitResult, lang: Lang) -> str:
+    text = in_language(result.message, lang) or pick(lang, "", "Modèle ou carte inconnu.")
+    if result.suggestions:
+        text += (
+            pick(lang, " Did you mean: ", " Vouliez-vous dire : ")
+            + ", ".join(result.suggestions[:5])
+            + pick(lang, "?", " ?")
+        )
+    return text
+
+
+def _head(result: FitResult, question: str, lang: Lang) -> str:
+    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    task = TASKS.get(result.task, (result.task, result.task))
+    setup = (
+        f"{model} ({pick(lang, *task)}"
+        + (f", {result.precision}" if result.precision else "")
+        + (f", {num(result.context_tokens, lang, 0)} tokens" if result.context_tokens else "")
+        + ")"
+    )
+    capacity = result.capacity_gb or result.vram_gb
+    if not result.gpu and not capacity:
+        return f"**{setup}{pick(lang, ' needs about ', ' demande environ ')}{gb(result.total_gb, lang)}**."
+    where = result.gpu or pick(
+        lang,
+        f"a {gb(result.vram_gb or capacity, lang)} card",
+        f"une carte de {gb(result.vram_gb or capacity, lang)}",
+    )
+    count = _gpu_count(question) if result.gpu else None
+    if count:
+        where = f"{count} × {where}"
+    colon = " : " if lang == "fr" else ": "
+    return (
+        f"**{pick(lang, *FIT_VERDICTS[result.verdict])}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
+        + pick(lang, "about ", "environ ")
+        + gb(result.total_gb, lang)
+        + (pick(lang, " per GPU", " par GPU") if count else "")
+        + pick(lang, " needed for ", " nécessaires pour ")
+        + gb(capacity, lang)
+        + "."
+    )
+
+
+def _lower_precisions(result: FitResult) -> list[tuple[str, float]]:
+    """(precision, GB) of the quantised versions that would fit, by the tool's own options."""
+    out = []
+    for option in result.fits_with:
+        m = re.fullmatch(r"precision (\S+)", option.change)
+        if m and option.verdict in FITTING and BITS.get(m.group(1), 16) < 16:
+            out.append((m.group(1), option.total_gb))
+    return out
+
+
+def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'Yes at 8 or 4 bits, not at 16': the headline when the question names no precision."""
+    from assistant.agent.offline.entities import extract_entities
+
+    if (
+        result.task != "inference"
+        or result.verdict in FITTING
+        or extract_entities(question).precision
+    ):
+        return None
+    lower = _lower_precisions(result)
+    if not lower:
+        return None
+    bits = sorted({BITS[p] for p, _ in lower if p in BITS}, reverse=True)
+    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    where = result.gpu or pick(
+        lang,
+        f"a {gb(result.capacity_gb, lang)} card",
+        f"une carte de {gb(result.capacity_gb, lang)}",
+    )
+    levels = pick(lang, " or ", " ou ").join(str(b) for b in bits)
+    capacity = f" ({gb(result.capacity_gb, lang)})" if result.gpu else ""
+    figures = ", ".join(f"{p}: {gb(g, lang)}" for p, g in lower[:3])
+    return pick(
+        lang,
+        f"**Yes at {levels} bits, not at 16 bits** — {model} on {where}{capacity}: "
+        f"about {gb(result.total_gb, lang)} at {result.precision or '16 bits'}; quantised, {figures}.",
+        f"**Oui en {levels} bits, pas en 16 bits** — {model} sur {where}{capacity} : "
+        f"environ {gb(result.total_gb, lang)} en {result.precision or '16 bits'} ; quantifié, {figures}.",
+    )
+
+
+def render(result: FitResult, question: str, lang: Lang) -> str:
+    """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
+    if result.verdict == "unknown" and not result.total_gb:
+        return _unknown(result, lang)
+    colon = " : " if lang == "fr" else ": "
+    lines = [_precision_head(result, question, lang) or _head(result, question, lang)]
+    breakdown = [
+        f"{pick(lang, *ITEMS.get(line.item, (line.item, line.item)))}{colon}{gb(line.gb, lang)}"
+        for line in result.breakdown
+        if line.gb > 0.005
+    ]
+    if breakdown:
+        lines.append(bullet_list(breakdown))
+    options = [o for o in result.fits_with if o.verdict in ("fits", "tight")]
+    if options and result.verdict != "fits":
+        lines.append(
+            pick(lang, "What would make it fit: ", "Pour que ça tienne : ")
+            + pick(lang, "; ", " ; ").join(
+                f"{in_language(o.change, lang) or o.change} (→ {gb(o.total_gb, lang)})"
+                for o in options[:3]
+            )
+        )
+    if result.bigger_cards and result.verdict == "does_not_fit":
+        lines.append(
+            pick(lang, "Cards it fits on: ", "Cartes où ça tient : ")
+            + ", ".join(result.bigger_cards[:4])
+        )
+    measured = result.nearest_measured
+    if measured is not None and measured.value_gb:
+        where = " · ".join(
+            x for x in (measured.model, measured.precision_or_method, measured.gpu) if x
+        )
+        lines.append(
+            pick(lang, "Nearest measured peak: ", "Pic mesuré le plus proche : ")
+            + f"{gb(measured.value_gb, lang)} ({where})."
+        )
+    return "\n\n".join(line for line in lines if line)
+
+
+def _task_name(result: FitResult, lang: Lang) -> str:
+    return pick(lang, *TASKS.get(result.task, (result.task, result.task)))
+
+
+def combine(results: list[FitResult], question: str, lang: Lang) -> str:
+    """Several methods for one model on one card: the verdict on each, lightest first, as a table."""
+    if (
+        len({r.task for r in results}) < 2
+        or len({(r.model, r.gpu, r.capacity_gb) for r in results}) > 1
+    ):
+        return ""
+    first = results[0]
+    model = first.model or (f"{num(first.params_b, lang)}B" if first.params_b else "?")
+    where = first.gpu or pick(
+        lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
+    )
+    fitting = [r for r in results if r.verdict in FITTING]
+    failing = [r for r in results if r.verdict not in FITTING]
+    joiner = pick(lang, " or ", " ou ")
+    if fitting:
+        ways = joiner.join(
+            f"{_task_name(r, lang)} ({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
+            for r in fitting
+        )
+        head = pick(lang, f"**Yes, with {ways}**", f"**Oui, en {ways}**") + pick(
+            lang, f" — {model} on {where}", f" — {model} sur {where}"
+        )
+        if failing:
+            no = ", ".join(f"{_task_name(r, lang)} ({gb(r.total_gb, lang)})" for r in failing)
+            head += pick(lang, f"; not with {no}", f" ; pas en {no}")
+        head += pick(
+            lang, f", for {gb(first.capacity_gb, lang)}.", f", pour {gb(first.capacity_gb, lang)}."
+        )
+    else:
+        lightest = min(results, key=lambda r: r.total_gb or 0.0)
+        head = pick(
+            lang,
+            f"**No: {model} can't be fine-tuned on {where}**, even with {_task_name(lightest, lang)} "
+            f"(about {gb(lightest.total_gb, lang)} for {gb(first.capacity_gb, lang)}).",
+            f"**Non : {model} ne peut pas être affiné sur {where}**, même en {_task_name(lightest, lang)} "
+            f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}).",
+        )
+    verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
+    table = (
+        pick(
+            lang,
+            "| Method | Memory needed | Verdict |",
+            "| Méthode | Mémoire nécessaire | Verdict |",
+        )
+        + "\n|---|---|---|\n"
+    )
+    table += "\n".join(
+        f"| {_task_name(r, lang)} | {gb(r.total_gb, lang)} | {verdicts[r.verdict]} |"
+        for r in results
+    )
+    note = pick(
+        lang,
+        "<sub>The question names no method, so the three usual ones are compared (QLoRA: 4-bit base + adapters; LoRA: 16-bit base + adapters; full: every weight trained with AdamW).</sub>",
+        "<sub>La question ne précise pas la méthode : les trois méthodes courantes sont comparées (QLoRA : base 4 bits + adaptateurs ; LoRA : base 16 bits + adaptateurs ; complet : tous les poids entraînés avec AdamW).</sub>",
+    )
+    return "\n\n".join(p for p in (head, table, note) if p)
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    model = (
+        ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
+    )
+    if model is None:
+        return []
+    task = METHOD_TASKS.get(ent.method or "")
+    if task in (None, "inference") and model.lower().startswith(DIFFUSION):
+        task = "image_generation"
+    cards = named_cards(ent)
+    if ent.method == "finetune":
+        target = {"gpu": cards[0]} if cards else {"vram_gb": ent.vram_gb}
+        return [
+            {"model": model, "params_b": ent.model_size_b if not ent.models else None, "task": t,
+             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
+             "num_gpus": ent.gpu_count, **target}
+            for t in FINETUNE_TASKS
+        ]  # fmt: skip
+    base = {
+        "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,
+        "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
+        "num_gpus": ent.gpu_count,
+    }  # fmt: skip
+    if cards:
+        return [{**base, "gpu": card} for card in cards[:2]]
+    return [{**base, "vram_gb": ent.vram_gb}]
+
+
+SKILL = Skill(
+    tool="workload_fit",
+    result=FitResult,
+    build=build,
+    render=render,
+    search_hint="VRAM 24 Go modèles",
+    slots=(
+        "models",
+        "model_size_b",
+        "gpus",
+        "vram_gb",
+        "precision",
+        "method",
+        "context_tokens",
+        "batch_size",
+        "gpu_count",
+    ),  # fmt: skip
+    needs=("models", "model_size_b"),
+    concepts=("fit", "model_task"),
+    fallback="recommend_gpus",
+    combine=combine,
+)

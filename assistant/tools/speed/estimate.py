@@ -1,0 +1,425 @@
+"""Resolve a speed question (card, model, precision, backend) into numbers and estimate it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from assistant.knowledge.gpus import GpuCard
+from assistant.knowledge.models import ModelSpec, load_memory_rules, match_model
+from assistant.knowledge.sources import Source, dedupe_sources
+from assistant.knowledge.speed import (
+    Backend,
+    BackendEfficiency,
+    Interconnect,
+    Platform,
+    SpeedRules,
+    Split,
+    load_speed_rules,
+)
+from assistant.tools.speed.core import (
+    bytes_per_token_gb,
+    decode_time,
+    generic_layers,
+    prefill_tokens_per_s,
+)
+from assistant.tools.speed.models import SpeedEstimate, SpeedQuery
+
+FORMULA = (
+    "decode tokens/s = 1 / (bytes read per token ÷ (efficiency × bandwidth × cards in tensor "
+    "parallel) + overhead per layer × layers + all-reduce latency × 2 × layers); bytes read per "
+    "token = active parameters × bits per parameter ÷ 8 + KV cache (2 × layers × KV heads × head "
+    "size × context × 2 bytes); prefill tokens/s = utilisation × FP16 tensor FLOPS ÷ (2 × active "
+    "parameters)"
+)
+_PLATFORM: dict[str, Platform] = {"nvidia": "cuda", "apple": "metal", "amd": "rocm"}
+
+
+@dataclass
+class Plan:
+    """Every resolved input of one estimate."""
+
+    card: GpuCard | None
+    model: ModelSpec | None
+    model_label: str | None
+    backend: Backend
+    platform: Platform
+    fitted: BackendEfficiency
+    params_b: float
+    active_params_b: float
+    precision: str
+    bits_per_param: float
+    bandwidth_gbs: float
+    layers: float
+    layers_known: bool
+    weights_gb: float
+    kv_gb: float
+    context_tokens: int
+    split: Split
+    interconnect: Interconnect
+    notes: list[str] = field(default_factory=list)
+    notes_fr: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+
+    @property
+    def read_gb(self) -> float:
+        return self.weights_gb + self.kv_gb
+
+
+class Unresolved(Exception):
+    """The question cannot be estimated; the message says what is missing."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions or []
+
+
+def _card(q: SpeedQuery) -> GpuCard | None:
+    if q.gpu is None:
+        return None
+    from assistant.knowledge.matching import match_gpu
+
+    m = match_gpu(q.gpu)
+    if m.gpu is None and q.bandwidth_gbs is None:
+        raise Unresolved(
+            f"'{q.gpu}' is not in the GPU catalog; give bandwidth_gbs to estimate it anyway.",
+            m.suggestions,
+        )
+    return m.gpu
+
+
+def _model(q: SpeedQuery) -> tuple[ModelSpec | None, str | None, float | None]:
+    if q.model is None:
+        return None, None, None
+    from assistant.knowledge.model_matching import parse_param_count
+
+    m = match_model(q.model)
+    if m.model is not None and m.score >= 1.0:
+        return m.model, m.model.name, m.model.params_b
+    size = parse_param_count(q.model)  # a size read from the name: never another model's shape
+    if size:
+        return None, q.model, size
+    if q.params_b is None:
+        raise Unresolved(
+            f"'{q.model}' is not in the model data and its size is not in its name; give params_b.",
+            m.suggestions,
+        )
+    return None, q.model, None
+
+
+def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
+    """Resolve the query into numbers, or raise Unresolved with a message for people."""
+    rules = rules or load_speed_rules()
+    mem = load_memory_rules()
+    card = _card(q)
+    spec, label, size = _model(q)
+    params = q.params_b or size
+    if params is None:
+        raise Unresolved("Say which model (a name or a size such as '8B'), or give params_b.")
+    notes: list[str] = []
+    notes_fr: list[str] = []
+    assumptions: list[str] = []
+    sources: list[Source] = list(card.source_for("bandwidth_gbs")) if card else []
+    if spec is None and label is not None:
+        assumptions.append(
+            f"'{label}' is not in the model data: a generic dense model of {params:g}B parameters."
+        )
+    active = q.active_params_b or (spec.active_params_b if spec else None) or params
+    if active > params:
+        raise Unresolved("active_params_b cannot exceed the total parameters.")
+    if active < params:
+        notes.append(
+            f"Mixture of experts: each token reads only the {active:g}B active parameters of {params:g}B."
+        )
+        notes_fr.append(
+            f"Mélange d'experts : chaque token ne lit que les {active:g} G paramètres actifs sur {params:g} G."
+        )
+    # precision
+    precision = q.precision or rules.default_precision
+    fmt = mem.format(precision)
+    if q.bits_per_param is not None:
+        bits = q.bits_per_param
+        if fmt is None:
+            precision = f"{bits:g} bits"
+    elif fmt is None:
+        names = ", ".join(f.name for f in mem.formats)
+        raise Unresolved(
+            f"Unknown precision '{precision}'. Known: {names}; or give bits_per_param."
+        )
+    else:
+        bits = fmt.bits_per_param
+        sources += fmt.sources[:1]
+    if q.precision is None and q.bits_per_param is None:
+        assumptions.append(
+            f"Precision: {precision} ({bits:g} bits per weight), the usual local format (none given)."
+        )
+    # backend and platform
+    if card is not None:
+        platform: Platform = _PLATFORM[card.vendor]
+    else:
+        platform = "metal" if q.backend == "mlx" else "cuda"
+    backend: Backend = q.backend or rules.default_backend
+    if backend == "mlx" and platform != "metal":
+        raise Unresolved("MLX runs only on Apple silicon.")
+    if backend in ("exllamav2", "vllm") and platform == "metal":
+        raise Unresolved(f"{backend} does not run on Apple GPUs; use llama.cpp or mlx.")
+    fitted = rules.backend(backend, platform)
+    if fitted is None:
+        raise Unresolved(f"No fitted efficiency for {backend}.")
+    if fitted.platform != platform:
+        assumptions.append(
+            f"No measurement of {backend} on {platform}: its {fitted.platform} efficiency is used."
+        )
+    # bandwidth
+    bandwidth = q.bandwidth_gbs or (card.bandwidth_gbs if card else None)
+    if bandwidth is None:
+        raise Unresolved(
+            "Say which card, or give bandwidth_gbs (the card's memory bandwidth in GB/s)."
+            if card is None
+            else f"The catalog has no memory bandwidth for {card.name}; give bandwidth_gbs."
+        )
+    # model shape
+    layers_known = bool(spec and spec.num_layers)
+    layers = (
+        float(spec.num_layers)
+        if spec and spec.num_layers
+        else generic_layers(params, rules.generic_layers_at_7b, rules.generic_layers_exponent)
+    )
+    context = rules.default_context_tokens if q.context_tokens is None else q.context_tokens
+    if q.context_tokens is None:
+        assumptions.append(f"Context: {context} tokens already in the context (none given).")
+    emb_in = out16 = 0.0
+    kv_values = 0.0
+    if spec is not None:
+        if spec.vocab_size and spec.hidden_size:
+            table = spec.vocab_size * spec.hidden_size / 1e9
+            emb_in = 0.0 if spec.tied_embeddings else table
+            out16 = table if (fmt is not None and fmt.keeps_embeddings_16bit) else 0.0
+        kv_values = spec.kv_values_per_token(max(context, 1))
+    if spec is None and context:
+        assumptions.append("KV cache not counted: the model's attention shape is unknown.")
+    weights, kv = bytes_per_token_gb(
+        active,
+        bits,
+        input_embedding_b=emb_in,
+        output_matrix_16bit_b=out16,
+        kv_values_per_token=kv_values,
+        context_tokens=context,
+        kv_bits=rules.kv_cache_bits,
+    )
+    split: Split = q.split or (fitted.default_split if q.gpu_count > 1 else "layer")
+    has_nvlink = bool(card and card.nvlink)
+    interconnect: Interconnect = q.interconnect or ("nvlink" if has_nvlink else "pcie")
+    if q.gpu_count > 1 and q.interconnect is None and split == "tensor":
+        assumptions.append(
+            f"Interconnect: {'NVLink (the card has it; without a bridge it is PCIe)' if has_nvlink else 'PCIe'}."
+        )
+    if q.interconnect == "nvlink" and card is not None and card.nvlink is False:
+        notes.append(f"The catalog says {card.name} has no NVLink: the cards talk over PCIe.")
+        notes_fr.append(
+            f"Selon le catalogue, la {card.name} n'a pas de NVLink : les cartes passent par le PCIe."
+        )
+        interconnect = "pcie"
+    return Plan(
+        card=card, model=spec, model_label=label or (f"{params:g}B model"), backend=backend,
+        platform=platform, fitted=fitted, params_b=params, active_params_b=active,
+        precision=precision, bits_per_param=bits, bandwidth_gbs=bandwidth, layers=layers,
+        layers_known=layers_known, weights_gb=weights, kv_gb=kv, context_tokens=context,
+        split=split, interconnect=interconnect, notes=notes, notes_fr=notes_fr,
+        assumptions=assumptions, sources=sources,
+    )  # fmt: skip
+
+
+def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
+    """Estimate how many tokens per second a model generates on a card, one request at a time:
+    decode speed (memory-bound: efficiency × bandwidth ÷ bytes read per token, the active weights at
+    the precision's real bits per weight plus the KV cache at the context), prefill speed (from
+    tensor throughput) and time to first token. Handles mixture-of-experts models (active
+    parameters only), several cards (tensor parallel over NVLink or PCIe, or a layer split) and
+    partial CPU offload (offloaded layers run at system-RAM bandwidth). Backends: llama.cpp,
+    exllamav2, mlc, mlx, vllm, with efficiencies fitted on published measurements. The result
+    shows its formula and every input."""
+    rules = load_speed_rules()
+    try:
+        p = plan(q, rules)
+    except Unresolved as exc:
+        return SpeedEstimate(
+            found=False, message=str(exc), suggestions=exc.suggestions, gpu=q.gpu, model=q.model,
+            formula=FORMULA, summary=str(exc), summary_fr=_fr_unresolved(str(exc)),
+        )  # fmt: skip
+    f = p.fitted
+    n = q.gpu_count
+    ram_bw = q.ram_bandwidth_gbs or rules.ram_bandwidth_gbs
+    latency = rules.allreduce_latency_us[p.interconnect]
+    t = decode_time(
+        p.read_gb, p.bandwidth_gbs, f.efficiency, f.overhead_ms_per_32_layers, p.layers,
+        gpu_count=n, split=p.split, allreduce_latency_us=latency,
+        layer_split_hop_ms=rules.layer_split_hop_ms, offload_fraction=q.offload_fraction,
+        ram_bandwidth_gbs=ram_bw, cpu_efficiency=rules.cpu_efficiency,
+    )  # fmt: skip
+    tps = t.tokens_per_s
+    err = rules.typical_error_fraction
+    notes, notes_fr, assumptions = list(p.notes), list(p.notes_fr), list(p.assumptions)
+    sources = list(p.sources) + rules.sources["measured"]
+    assumptions.append(
+        f"{p.backend} on {p.platform}: efficiency {f.efficiency:.2f} of peak bandwidth and "
+        f"{f.overhead_ms_per_32_layers:.2f} ms per 32 layers per token, fitted on {f.fitted_rows} "
+        f"measurements on {f.gpus} GPU(s)."
+    )
+    if not p.layers_known:
+        assumptions.append(f"Layers: about {p.layers:.0f}, from the model's size.")
+    card_name = p.card.name if p.card else (q.gpu or "the card")
+    if q.bandwidth_gbs is not None:
+        assumptions.append(f"Memory bandwidth: {p.bandwidth_gbs:g} GB/s, as given.")
+    comm_ms = None
+    if n > 1:
+        comm_ms = t.communication_s * 1000
+        if p.split == "tensor":
+            notes.append(
+                f"Tensor parallel on {n} cards: each reads 1/{n} of the weights, then the cards "
+                f"synchronise twice per layer over {'NVLink' if p.interconnect == 'nvlink' else 'PCIe'} "
+                f"({comm_ms:.1f} ms per token). NVLink makes this cheaper than PCIe."
+            )
+            notes_fr.append(
+                f"Parallélisme de tenseurs sur {n} cartes : chacune lit 1/{n} des poids, puis elles se "
+                f"synchronisent deux fois par couche via {'NVLink' if p.interconnect == 'nvlink' else 'PCIe'} "
+                f"({comm_ms:.1f} ms par token). NVLink coûte moins que le PCIe."
+            )
+            if p.interconnect == "nvlink":
+                assumptions.append(
+                    "NVLink all-reduce latency is an assumption: no measured row uses NVLink."
+                )
+        else:
+            notes.append(
+                f"Layer split on {n} cards: they take turns, so one request runs at about one card's "
+                "speed; the split adds memory, not speed (use tensor parallel for speed)."
+            )
+            notes_fr.append(
+                f"Couches réparties sur {n} cartes : elles travaillent chacune à leur tour, donc une "
+                "requête va à peu près à la vitesse d'une carte ; on gagne de la mémoire, pas de la "
+                "vitesse (le parallélisme de tenseurs, lui, accélère)."
+            )
+    share = None
+    if q.offload_fraction > 0:
+        share = t.ram_memory_s / t.total_s
+        notes.append(
+            f"Offload: {q.offload_fraction:.0%} of the layers sit in system RAM, read at about "
+            f"{ram_bw * rules.cpu_efficiency:.0f} GB/s instead of {p.bandwidth_gbs * f.efficiency:.0f} GB/s "
+            f"on the card: they take {share:.0%} of each token's time. That is what makes offload slow."
+        )
+        notes_fr.append(
+            f"Déchargement : {q.offload_fraction:.0%} des couches restent en RAM système, lues à environ "
+            f"{ram_bw * rules.cpu_efficiency:.0f} Go/s au lieu de {p.bandwidth_gbs * f.efficiency:.0f} Go/s "
+            f"sur la carte : elles prennent {share:.0%} du temps de chaque token. C'est ce qui rend le "
+            "déchargement lent."
+        )
+        sources += rules.sources["offload"]
+        if q.ram_bandwidth_gbs is None:
+            assumptions.append(
+                f"System RAM: {ram_bw:g} GB/s (dual-channel DDR5-5600), {rules.cpu_efficiency:.0%} of it reached."
+            )
+        if p.platform == "metal":
+            notes.append(
+                "On a Mac the GPU already uses the system's unified memory: nothing to offload."
+            )
+            notes_fr.append(
+                "Sur un Mac, le GPU utilise déjà la mémoire unifiée : rien à décharger."
+            )
+    _capacity_note(p, n, q.offload_fraction, notes, notes_fr)
+    # prefill
+    tflops = q.fp16_tflops or (p.card.fp16_tensor_tflops if p.card else None)
+    prefill = ttft = None
+    prompt = q.prompt_tokens or rules.default_prompt_tokens
+    if tflops:
+        scale = n if (n > 1 and p.split == "tensor") else 1
+        prefill = prefill_tokens_per_s(p.active_params_b, tflops * scale, rules.prefill_utilisation)
+        ttft = prompt / prefill
+        if p.card and q.fp16_tflops is None:
+            sources += p.card.source_for("fp16_tensor_tflops")
+        assumptions.append(
+            f"Prefill: {rules.prefill_utilisation:.0%} of {tflops * scale:g} dense FP16 tensor TFLOPS "
+            "(the median of measured prompt rates, which range widely: a rough figure)."
+        )
+    else:
+        notes.append(
+            "No tensor throughput for this card in the catalog: prefill not estimated (give fp16_tflops)."
+        )
+        notes_fr.append(
+            "Pas de débit tensoriel pour cette carte dans le catalogue : préremplissage non estimé (donnez fp16_tflops)."
+        )
+    inputs: dict[str, object] = {
+        "bandwidth_gbs": p.bandwidth_gbs, "efficiency": f.efficiency,
+        "overhead_ms_per_32_layers": f.overhead_ms_per_32_layers, "layers": round(p.layers, 1),
+        "active_params_b": p.active_params_b, "bits_per_param": p.bits_per_param,
+        "weights_read_gb": round(p.weights_gb, 3), "kv_cache_read_gb": round(p.kv_gb, 3),
+        "context_tokens": p.context_tokens, "gpu_count": n,
+    }  # fmt: skip
+    if n > 1:
+        inputs |= {
+            "split": p.split,
+            "interconnect": p.interconnect,
+            "allreduce_latency_us": latency,
+        }
+    if q.offload_fraction:
+        inputs |= {"offload_fraction": q.offload_fraction, "ram_bandwidth_gbs": ram_bw,
+                   "cpu_efficiency": rules.cpu_efficiency}  # fmt: skip
+    if prefill is not None:
+        inputs |= {"fp16_tflops": tflops, "prefill_utilisation": rules.prefill_utilisation}
+    cards = f"{n} × {card_name}" if n > 1 else card_name
+    model = p.model_label or "the model"
+    summary = (
+        f"About {tps:.0f} tokens/s ({tps * (1 - err):.0f}–{tps * (1 + err):.0f}) for {model} in "
+        f"{p.precision} on {cards} with {p.backend}, one request at a time: each token reads "
+        f"{p.read_gb:.2f} GB at {p.bandwidth_gbs:g} GB/s."
+    )
+    summary_fr = (
+        f"Environ {tps:.0f} tokens/s ({tps * (1 - err):.0f} à {tps * (1 + err):.0f}) pour {model} en "
+        f"{p.precision} sur {cards} avec {p.backend}, une requête à la fois : chaque token lit "
+        f"{p.read_gb:.2f} Go à {p.bandwidth_gbs:g} Go/s."
+    )
+    if ttft is not None and prefill is not None:
+        summary += f" Prompt: about {prefill:,.0f} tokens/s, {ttft:.1f} s for {prompt} tokens."
+        summary_fr += (
+            f" Prompt : environ {prefill:.0f} tokens/s, {ttft:.1f} s pour {prompt} tokens."
+        )
+    return SpeedEstimate(
+        found=True, gpu=card_name, gpu_count=n, model=model, backend=p.backend, platform=p.platform,
+        params_b=p.params_b, active_params_b=p.active_params_b, precision=p.precision,
+        bits_per_param=p.bits_per_param, bandwidth_gbs=p.bandwidth_gbs, efficiency=f.efficiency,
+        overhead_ms_per_token=t.overhead_s * 1000, weights_read_gb=p.weights_gb,
+        kv_cache_read_gb=p.kv_gb, bytes_per_token_gb=p.read_gb, context_tokens=p.context_tokens,
+        decode_tokens_per_s=tps, decode_low=tps * (1 - err), decode_high=tps * (1 + err),
+        ms_per_token=t.total_s * 1000, split=p.split if n > 1 else None,
+        interconnect=p.interconnect if n > 1 else None, communication_ms_per_token=comm_ms,
+        offload_fraction=q.offload_fraction, ram_bandwidth_gbs=ram_bw if q.offload_fraction else None,
+        offload_share_of_time=share, prefill_tokens_per_s=prefill, prompt_tokens=prompt if prefill else None,
+        time_to_first_token_s=ttft, formula=FORMULA, inputs=inputs, summary=summary,
+        summary_fr=summary_fr, notes=notes, notes_fr=notes_fr, assumptions=assumptions,
+        sources=dedupe_sources(sources),
+    )  # fmt: skip
+
+
+def _capacity_note(p: Plan, n: int, offload: float, notes: list[str], notes_fr: list[str]) -> None:
+    if p.card is None or p.card.vram_gb is None:
+        return
+    weights_total = p.params_b * p.bits_per_param / 8
+    capacity = load_memory_rules().card_capacity_gb(p.card.vram_gb) * n
+    if weights_total * (1 - offload) > capacity:
+        notes.append(
+            f"The weights alone ({weights_total:.1f} GB) do not fit in {p.card.vram_gb * n:g} GB of GPU memory: "
+            "this speed assumes they did (see workload_fit, or set offload_fraction)."
+        )
+        notes_fr.append(
+            f"Les poids seuls ({weights_total:.1f} Go) ne tiennent pas dans {p.card.vram_gb * n:g} Go de mémoire GPU : "
+            "cette vitesse suppose qu'ils tiennent (voir workload_fit, ou réglez offload_fraction)."
+        )
+
+
+def _fr_unresolved(message: str) -> str:
+    if "not in the GPU catalog" in message:
+        return "Carte absente du catalogue : donnez sa bande passante mémoire (bandwidth_gbs) pour l'estimer."
+    if "not in the model data" in message or "Say which model" in message:
+        return "Modèle inconnu : donnez sa taille (par exemple « 8B ») ou params_b."
+    if "precision" in message:
+        return "Précision inconnue : utilisez q4_k_m, q8_0, fp16, int4… ou donnez bits_per_param."
+    return "Estimation impossible avec ces données : " + message

@@ -114,7 +114,7 @@ def test_injection_in_the_question_is_not_followed() -> None:
     calls = _plan(question)
     assert calls[0] == {
         "name": "gpu_lookup",
-        "args": {"name": "RTX 9090"},
+        "args": {"gpu": "RTX 9090"},
         "id": "offline_0_gpu_lookup",
         "type": "tool_call",
     }

@@ -159,6 +159,10 @@ def render_comparison(comparison: Any) -> str:
     if comparison.notes:
         lines.append("")
         lines += [f"- {n}" for n in comparison.notes]
+    uncurated = [c for c in comparison.cards if not c.curated]
+    if uncurated:
+        lines.append("")
+        lines += [f"Not curated: {c.name} (figures from {c.provenance})." for c in uncurated]
     return "\n".join(lines)
 
 

@@ -17,6 +17,12 @@ FORMULA = (
 )
 
 
+FORMULA_FR = (
+    "coût = watts ÷ 1000 × heures × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
+    "au repos = (watts − watts au repos) ÷ 1000 × heures × prix du kWh"
+)
+
+
 class PowerQuery(MoneyQuery):
     """What does it cost in electricity to run a card I own?"""
 
@@ -71,6 +77,7 @@ class PowerCost(CostResult):
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
     formula: str = FORMULA
+    formula_fr: str = FORMULA_FR
     inputs: dict[str, float] = Field(default_factory=dict)
     summary_fr: str = ""
 

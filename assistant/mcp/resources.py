@@ -1,9 +1,10 @@
 """What the MCP server exposes besides tools: read-only resources and prompts.
 
-Resources: the knowledge entries (`corpus/knowledge/<language>/<topic>.md`) and the data files
-of the catalog (`assistant/knowledge/data/`: cards, features, topics, prices, models), as
-`gpu-advisor://knowledge/<language>/<topic>` and `gpu-advisor://data/<file>`. Both are read
-from disk when asked for, never written.
+Resources: the knowledge entries, a topic file at a time (`corpus/knowledge/<language>/<topic>.md`
+as `gpu-advisor://knowledge/<language>/<topic>`) or one entry by id
+(`gpu-advisor://entry/<language>/<id>`, a resource template), and the data files of the catalog
+(`assistant/knowledge/data/`: cards, features, topics, prices, models) as
+`gpu-advisor://data/<file>`. All are read when asked for, never written.
 """
 
 from __future__ import annotations
@@ -24,13 +25,39 @@ def _knowledge_dir() -> Path:
 
 
 def _knowledge_files() -> dict[str, Path]:
-    folder = _knowledge_dir()
-    if not folder.is_dir():
-        return {}
-    found = {}
-    for path in sorted(folder.glob("*/*.md")):
-        found[f"{SCHEME}knowledge/{path.parent.name}/{path.stem}"] = path
-    return found
+    from assistant.knowledge.entries import knowledge_files
+
+    return {
+        f"{SCHEME}knowledge/{path.parent.name}/{path.stem}": path
+        for path in knowledge_files(_knowledge_dir())
+    }
+
+
+ENTRY_TEMPLATE = {
+    "uri_template": f"{SCHEME}entry/{{language}}/{{id}}",
+    "name": "knowledge-entry",
+    "title": "One knowledge entry",
+    "description": "A question with its direct answer, details and sources; language is en or "
+    "fr, id is the entry's id (the same in both languages; see the knowledge resources)",
+    "mime_type": "text/markdown",
+}
+
+
+def _entry_text(uri: str) -> str | None:
+    """One knowledge entry as Markdown: its question, answer, details and sources."""
+    from assistant.knowledge.entries import get_entry
+
+    language, _, entry_id = uri.removeprefix(f"{SCHEME}entry/").partition("/")
+    if language not in ("en", "fr") or not entry_id:
+        return None
+    entry = get_entry(entry_id, language)
+    if entry is None:
+        return None
+    sources = "; ".join(f"[{s.title}]({s.url})" for s in entry.sources)
+    return (
+        f"## {entry.title}\n<!-- id: {entry.id} · date: {entry.date.isoformat()} -->\n\n"
+        f"{entry.body.strip()}\n\n**Sources:** {sources}\n"
+    )
 
 
 def _data_files() -> dict[str, Any]:
@@ -76,6 +103,9 @@ def resources() -> list[dict[str, Any]]:
 
 def read_resource(uri: str) -> tuple[str, str] | None:
     """The text and MIME type of a resource, or None for an unknown URI."""
+    if uri.startswith(f"{SCHEME}entry/"):
+        text = _entry_text(uri)
+        return None if text is None else (text, "text/markdown")
     path = _knowledge_files().get(uri)
     if path is not None:
         return path.read_text(encoding="utf-8"), "text/markdown"

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger, redact
-from assistant.mcp.resources import prompt_messages, prompts, read_resource, resources
+from assistant.mcp.resources import (
+    ENTRY_TEMPLATE,
+    prompt_messages,
+    prompts,
+    read_resource,
+    resources,
+)
 
 if TYPE_CHECKING:
     from mcp.server import Server
@@ -162,6 +168,11 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
     async def list_resources(ctx: Any, params: Any) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=[types.Resource(**r) for r in resources()])
 
+    async def list_templates(ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
+        return types.ListResourceTemplatesResult(
+            resource_templates=[types.ResourceTemplate(**ENTRY_TEMPLATE)]
+        )
+
     async def read(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
         found = await anyio.to_thread.run_sync(read_resource, uri)
@@ -213,6 +224,7 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
         on_read_resource=read,
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,

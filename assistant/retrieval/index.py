@@ -165,6 +165,9 @@ def _chunk_metadata(chunk: Chunk, doc: Document) -> dict[str, Any]:
         "end": chunk.end,
         "ordinal": chunk.ordinal,
         "hash": chunk.content_hash,
+        "kind": doc.kind,
+        "url": chunk.url,
+        "entry_id": chunk.entry_id,
     }
 
 

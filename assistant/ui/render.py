@@ -117,6 +117,8 @@ def source_entries(answer: Answer, snippets: bool = True) -> list[str]:
     entries: list[str] = []
     for cite in answer.citations:
         entry = f"*{cite.document}* — {cite.section}"
+        if cite.url:
+            entry += f" ({cite.url})"
         if snippets and cite.snippet.strip():
             entry += f"\n   > {_clip(cite.snippet)}"
         entries.append(entry)

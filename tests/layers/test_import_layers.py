@@ -1,6 +1,7 @@
 """The layers of the package, read from the source: knowledge → tools → retrieval → agent →
-the interfaces (ui, cli, mcp). A lower layer never imports a higher one, only agent/ knows the
-offline model, and no two modules import each other, directly or through others.
+the interfaces (ui, cli, mcp). knowledge/, tools/ and retrieval/ never import agent/ or an
+interface, nor a layer above their own among the three; only agent/ knows the offline model;
+and no two modules import each other, directly or through others.
 
 Imports inside functions count (they are dependencies all the same); imports under
 `if TYPE_CHECKING:` do not (they never run).
@@ -13,12 +14,15 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "assistant"
 
-LOWER = ("knowledge", "tools", "retrieval")
+LOWER = ("knowledge", "tools", "retrieval")  # in this order, bottom first
 HIGHER = ("agent", "ui", "cli", "mcp")
 
 # Known exceptions, each being removed by its owner; an entry that no longer occurs fails
 # `test_allow_lists_hold_only_what_still_occurs`, so the lists only shrink.
-LAYER_ALLOWED: set[tuple[str, str]] = set()
+LAYER_ALLOWED: set[tuple[str, str]] = {
+    # the front-matter parser is to move below retrieval/ (knowledge entries)
+    ("assistant.knowledge.entries", "assistant.retrieval.corpus"),
+}
 OFFLINE_ALLOWED: set[tuple[str, str]] = set()
 CYCLES_ALLOWED: dict[frozenset[str], str] = {
     frozenset({"assistant.knowledge.gpus", "assistant.knowledge.matching"}): (
@@ -36,6 +40,9 @@ CYCLES_ALLOWED: dict[frozenset[str], str] = {
             "assistant.agent.offline.skills.registry",
         }
     ): "the offline skills registry",
+    frozenset({"assistant.knowledge.entries", "assistant.retrieval.corpus"}): (
+        "the front-matter parser is to move below retrieval/"
+    ),
 }
 
 
@@ -110,12 +117,20 @@ def _layer(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
+def _above(module: str, target: str) -> bool:
+    """Whether `target` sits in a layer above `module`'s (only for the three lower layers)."""
+    here, there = _layer(module), _layer(target)
+    if here not in LOWER:
+        return False
+    return there in HIGHER or (there in LOWER and LOWER.index(there) > LOWER.index(here))
+
+
 def layer_violations() -> set[tuple[str, str]]:
     return {
         (module, target)
         for module, targets in GRAPH.items()
         for target in targets
-        if _layer(module) in LOWER and _layer(target) in HIGHER
+        if _above(module, target)
     }
 
 
@@ -171,7 +186,7 @@ def test_the_graph_sees_our_imports():
     assert len(GRAPH) > 100
 
 
-def test_knowledge_tools_and_retrieval_never_import_an_interface_or_the_agent():
+def test_knowledge_tools_and_retrieval_never_import_upwards():
     assert layer_violations() <= LAYER_ALLOWED, sorted(layer_violations() - LAYER_ALLOWED)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 LAUNCH = "import sys; from assistant.cli import main; sys.exit(main(['mcp', *sys.argv[1:]]))"
@@ -122,6 +122,16 @@ async def exercise(client: Client, remote: bool) -> dict[str, float]:
     assert any(u.startswith("gpu-advisor://knowledge/fr/") for u in uris)
     catalog = (await client.read_resource("gpu-advisor://data/gpus.toml")).contents[0]
     assert 'name = "GeForce RTX 4090"' in catalog.text
+    templates = (await client.list_resource_templates()).resource_templates
+    assert [t.uri_template for t in templates] == ["gpu-advisor://entry/{language}/{id}"]
+    from assistant.knowledge.entries import entries_for
+
+    entry = entries_for("fr")[0]
+    read = (await client.read_resource(f"gpu-advisor://entry/fr/{entry.id}")).contents[0]
+    assert read.text.startswith(f"## {entry.title}\n<!-- id: {entry.id} · date: ")
+    assert f"**Sources:** [{entry.sources[0].title}]({entry.sources[0].url})" in read.text
+    with pytest.raises(MCPError, match="unknown resource 'gpu-advisor://entry/fr/no-such-id'"):
+        await client.read_resource("gpu-advisor://entry/fr/no-such-id")
 
     prompts = {p.name for p in (await client.list_prompts()).prompts}
     assert prompts == {"check_card_feature", "plan_budget"}

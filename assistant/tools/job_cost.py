@@ -19,6 +19,10 @@ FORMULA = (
     "FLOPs = k × parameters × tokens; GPU-hours = FLOPs ÷ (dense FP16/BF16 tensor FLOPS × "
     "utilisation) ÷ 3600; hours = GPU-hours ÷ cards; cost = GPU-hours × price per GPU-hour"
 )
+FORMULA_FR = (
+    "FLOP = k × paramètres × tokens ; heures-GPU = FLOP ÷ (FLOPS tensoriels denses FP16/BF16 × "
+    "utilisation) ÷ 3600 ; heures = heures-GPU ÷ cartes ; coût = heures-GPU × prix de l'heure-GPU"
+)
 TASK_EN = {"train": "Training", "full_finetune": "Full fine-tuning", "lora": "LoRA fine-tuning",
            "inference": "Inference"}  # fmt: skip
 TASK_FR = {"train": "L'entraînement", "full_finetune": "Le fine-tuning complet", "lora": "Le fine-tuning LoRA",
@@ -82,6 +86,7 @@ class JobCost(CostResult):
     cost_low: float | None = None
     cost_high: float | None = None
     formula: str = FORMULA
+    formula_fr: str = FORMULA_FR
     inputs: dict[str, float | str] = Field(default_factory=dict)
     summary_fr: str = ""
 

@@ -17,6 +17,12 @@ FORMULA = (
 )
 
 
+FORMULA_FR = (
+    "coût = watts ÷ 1000 × heures × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
+    "au repos = (watts − watts au repos) ÷ 1000 × heures × prix du kWh"
+)
+
+
 class PowerQuery(MoneyQuery):
     """What does it cost in electricity to run a card I own?"""
 
@@ -71,6 +77,7 @@ class PowerCost(CostResult):
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
     formula: str = FORMULA
+    formula_fr: str = FORMULA_FR
     inputs: dict[str, float] = Field(default_factory=dict)
     summary_fr: str = ""
 
@@ -131,12 +138,12 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if q.hours_per_day is None:
         assumptions.append(f"Use: {hours:g} hours a day (none given).")
     price = q.electricity_price_per_kwh
-    if price is None:
+    if price is None:  # a Python caller that gave none: the configured price
         price = configured_electricity_price(cur, rate)
-        assumptions.append(
-            f"Electricity: {format_money(price, cur, decimals=3)} per kWh, the configured price "
-            "(GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
-        )
+    assumptions.append(
+        f"Electricity: {format_money(price, cur, decimals=3)} per kWh (the question's, else "
+        "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+    )
     n = q.gpu_count
     kwh_day = watts * n / 1000 * hours
     per_hour = watts * n / 1000 * price

@@ -25,9 +25,6 @@ LAYER_ALLOWED: set[tuple[str, str]] = {
 }
 OFFLINE_ALLOWED: set[tuple[str, str]] = set()
 CYCLES_ALLOWED: dict[frozenset[str], str] = {
-    frozenset({"assistant.knowledge.gpus", "assistant.knowledge.matching"}): (
-        "one name index for cards, models and topics"
-    ),
     frozenset({"assistant.knowledge.models", "assistant.knowledge.model_matching"}): (
         "one name index for cards, models and topics"
     ),

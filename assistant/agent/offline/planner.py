@@ -142,7 +142,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):
-            args = _validated("gpu_lookup", {"gpu": card, "name": card})
+            args = _validated("gpu_lookup", {"gpu": card})
             if args is not None:
                 calls.append(PlannedCall("gpu_lookup", args))
     return calls[:MAX_CALLS]
@@ -161,7 +161,7 @@ def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[Pla
     if reading.intents == ["declined"]:
         # Nothing left to do but state the catalog's facts about the cards the injected text names.
         for card in named_cards(reading.entities):
-            args = _validated("gpu_lookup", {"gpu": card, "name": card})
+            args = _validated("gpu_lookup", {"gpu": card})
             if args is not None and PlannedCall("gpu_lookup", args) not in calls:
                 calls.append(PlannedCall("gpu_lookup", args))
     query = search_query(reading)

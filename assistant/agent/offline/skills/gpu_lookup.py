@@ -146,7 +146,7 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    return [{"gpu": card, "name": card} for card in named_cards(ent)]
+    return [{"gpu": card} for card in named_cards(ent)]
 
 
 SKILL = Skill(

@@ -48,6 +48,8 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("storage_cost", "assistant.tools.cost", "storage_cost"),
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
+    ToolSpec("models_for", "assistant.tools.models_for", "models_for"),
+    ToolSpec("guide_coverage", "assistant.tools.coverage", "coverage"),
     ToolSpec("llm_speed", "assistant.tools.speed", "estimate_speed"),
     ToolSpec("power_cost", "assistant.tools.power", "power_cost"),
     ToolSpec("purchase_price", "assistant.tools.price", "purchase_price_lookup"),

@@ -14,6 +14,8 @@ COMMAND_MODULES = (
     "assistant.cli.can_cmd",  # can
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
+    "assistant.cli.models_for_cmd",  # models-for
+    "assistant.cli.coverage_cmd",  # coverage
     "assistant.cli.speed_cmd",  # speed
     "assistant.cli.owning_cmds",  # power, price, job
     "assistant.cli.recommend_cmd",  # recommend

@@ -33,6 +33,7 @@ _PRECISION_WORDS = re.compile(
 
 
 def register(sub: Any) -> None:
+    """Add the `fit` command."""
     p = sub.add_parser(
         "fit",
         help="will a model fit in a GPU's memory (inference, LoRA, QLoRA, full fine-tune, image generation)",
@@ -147,6 +148,7 @@ def parse_question(text: str) -> dict[str, Any]:
 
 
 def build_query(args: argparse.Namespace) -> Any:
+    """The fit tool's query from the command line (flags, or words such as `24 GB` or `QLoRA` in the model text)."""
     from assistant.tools.fit import FitQuery
 
     text = " ".join(args.model)
@@ -182,6 +184,7 @@ def build_query(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print whether the model fits, with the memory breakdown."""
     from assistant.tools.fit import estimate_fit
 
     result = estimate_fit(build_query(args))
@@ -196,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: Any) -> str:
+    """The fit estimate for people: verdict, breakdown and what would make it fit."""
     lines = [result.message, ""]
     for part in result.breakdown:
         lines.append(f"  {part.item:<17} {part.gb:8.2f} GB  {part.detail}")

@@ -25,6 +25,7 @@ def _money_flags(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: Any) -> None:
+    """Add the `power`, `price` and `job` commands."""
     p = sub.add_parser(
         "power",
         help="electricity cost of running a card you own, per day and month, against idle and renting",

@@ -196,6 +196,8 @@ class MemoryRules(BaseModel):
     precision_choice_sources: list[Source] = Field(default_factory=list)
     multi_gpu_notes: dict[str, str] = Field(default_factory=dict)
     multi_gpu_sources: list[Source] = Field(default_factory=list)
+    offload_ram_fraction: float = Field(default=0.75, gt=0, le=1)
+    offload_sources: list[Source] = Field(default_factory=list)
 
     def format(self, name: str) -> PrecisionFormat | None:
         """The format called `name` or one of its aliases (case and separators ignored)."""
@@ -329,6 +331,10 @@ def load_memory_rules() -> MemoryRules:
         multi_gpu_notes={k: v for k, v in doc.get("multi_gpu", {}).items() if k != "sources"},
         multi_gpu_sources=[
             Source.model_validate(x) for x in doc.get("multi_gpu", {}).get("sources", [])
+        ],
+        offload_ram_fraction=doc.get("offload", {}).get("ram_fraction", 0.75),
+        offload_sources=[
+            Source.model_validate(x) for x in doc.get("offload", {}).get("sources", [])
         ],
     )
 

@@ -224,16 +224,28 @@ def purchase_rows(
     wanted = [r for r in load_purchase_prices() if condition is None or r.condition == condition]
     target = canonical_gpu(gpu_name)
     if target is not None:
-        return target, [r for r in wanted if canonical_gpu(r.gpu) == target]
+        rows = [r for r in wanted if canonical_gpu(r.gpu) == target]
+        if rows:
+            return target, rows
     key = _simplify(gpu_name)
     if len(key) < 3:
-        return gpu_name, []
-    named = [r for r in wanted if _simplify(r.gpu).endswith(key) or key.endswith(_simplify(r.gpu))]
+        return target or gpu_name, []
+    named = [
+        r
+        for r in wanted
+        if canonical_gpu(r.gpu) is None
+        and (_simplify(r.gpu).endswith(key) or key.endswith(_simplify(r.gpu)))
+    ]
     if named:
         return named[0].gpu, named
-    products = [r for r in wanted if r.product and key in _simplify(r.product)]
+    chip = key.removeprefix("apple")  # 'Apple M3 Ultra' is sold as a Mac Studio with an M3 Ultra
+    products = [
+        r
+        for r in wanted
+        if r.product and (chip in _simplify(r.product) or chip in _simplify(r.gpu))
+    ]
     if not products:
-        return gpu_name, []
+        return target or gpu_name, []
     labels = {r.product for r in products}
     return (products[0].product or gpu_name) if len(labels) == 1 else gpu_name.strip(), products
 

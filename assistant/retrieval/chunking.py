@@ -61,10 +61,12 @@ class Chunk:
 
     @property
     def section(self) -> str:
+        """The section path as text (`A > B`), or the intro's name."""
         return " > ".join(self.section_path) if self.section_path else INTRO_SECTION
 
     @property
     def leaf_section(self) -> str:
+        """The innermost heading of the passage, or the intro's name."""
         return self.section_path[-1] if self.section_path else INTRO_SECTION
 
     def embedding_text(self) -> str:
@@ -246,4 +248,5 @@ def chunk_document(doc: Document, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[
 
 
 def chunk_corpus(docs: list[Document], max_tokens: int = DEFAULT_MAX_TOKENS) -> list[Chunk]:
+    """Every document cut into passages of at most `max_tokens`."""
     return [chunk for doc in docs for chunk in chunk_document(doc, max_tokens)]

@@ -85,10 +85,12 @@ class Document:
 
     @property
     def body(self) -> str:
+        """The text after the front matter."""
         return self.text[self.body_start :]
 
     @property
     def content_hash(self) -> str:
+        """SHA-256 of the whole text (what the index compares to skip unchanged files)."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 

@@ -191,14 +191,12 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
             else "Power: unknown, so electricity is not counted (give power_w)."
         )
     kwh_price = q.electricity_price_per_kwh
-    if (
-        kwh_price is None
-    ):  # a Python caller that gave none: the configured price (callers at the edge fill it)
+    if kwh_price is None:  # a Python caller that gave none: the configured price
         kwh_price = configured_electricity_price(cur, usd_per_eur)
-        assumptions.append(
-            f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh "
-            "(configurable with GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
-        )
+    assumptions.append(
+        f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh (the question's, else "
+        "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+    )
     if q.resale_value is not None:
         resale = min(q.resale_value, price)
     elif q.resale_fraction is not None:

@@ -138,12 +138,12 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if q.hours_per_day is None:
         assumptions.append(f"Use: {hours:g} hours a day (none given).")
     price = q.electricity_price_per_kwh
-    if price is None:
+    if price is None:  # a Python caller that gave none: the configured price
         price = configured_electricity_price(cur, rate)
-        assumptions.append(
-            f"Electricity: {format_money(price, cur, decimals=3)} per kWh, the configured price "
-            "(GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
-        )
+    assumptions.append(
+        f"Electricity: {format_money(price, cur, decimals=3)} per kWh (the question's, else "
+        "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+    )
     n = q.gpu_count
     kwh_day = watts * n / 1000 * hours
     per_hour = watts * n / 1000 * price

@@ -20,6 +20,8 @@ EXPECTED_NAMES = (
     "storage_cost",
     "budget_plan",
     "workload_fit",
+    "models_for",
+    "guide_coverage",
     "llm_speed",
     "power_cost",
     "purchase_price",

@@ -221,6 +221,14 @@ def asks_small_budget(text: str) -> bool:
     return bool(_SMALL_BUDGET.search(text))
 
 
+_LINK = re.compile(r"\bnv-?link\b|\bsli\b|\bpont\b|\bbridge\b", re.IGNORECASE)
+
+
+def asks_about_card_link(text: str) -> bool:
+    """Whether the question is about linking cards (NVLink), a figure of the card's own sheet."""
+    return bool(_LINK.search(text))
+
+
 def asks_which_card(text: str) -> bool:
     """Whether the question asks which card to get."""
     return bool(_RECOMMEND.search(text))

@@ -14,7 +14,7 @@ from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.skills import get_skill
-from assistant.agent.offline.texts import pick
+from assistant.agent.offline.texts import localized_name, pick
 from assistant.language import STOPWORDS, Lang
 
 MAX_QUOTES = 2
@@ -253,10 +253,60 @@ def _error_section(result: ToolResult, lang: Lang) -> str:
     )
 
 
+def _ruled_out(results: list[ToolResult], lang: Lang) -> tuple[list[ToolResult], str]:
+    """Options that can't meet the question's goal are ruled out before they are weighed.
+
+    "Buy a 4090 or rent a B200 to learn tcgen05?": the 4090 has no tcgen05, so its break-even
+    against renting is beside the point; the answer says so instead of computing it.
+    """
+    from assistant.tools.buy import RentVsBuy
+    from assistant.tools.capability import CapabilityVerdict
+
+    verdicts = [
+        v
+        for r in results
+        if r.name == "gpu_capability" and not r.error
+        for v in [_parse(CapabilityVerdict, r.result)]
+        if v is not None
+    ]
+    unable = {v.gpu: v for v in verdicts if v.verdict == "no"}
+    able = [v.gpu for v in verdicts if v.verdict in ("yes", "partial")]
+    kept, notes = [], []
+    for result in results:
+        bought = _parse(RentVsBuy, result.result) if result.name == "rent_vs_buy" else None
+        if bought is not None and bought.gpu in unable:
+            topic = localized_name(
+                unable[bought.gpu].topic_name or unable[bought.gpu].topic, lang
+            ).split(" (")[0]
+            instead = pick(lang, " or ", " ou ").join(able)
+            notes.append(
+                pick(
+                    lang,
+                    f"Buying {bought.gpu} can't reach this goal (no {topic}), so its break-even against renting doesn't matter"
+                    + (f": renting {instead} is the way among these." if instead else "."),
+                    f"Acheter {bought.gpu} ne permet pas d'atteindre ce but (pas de {topic}) : son seuil de rentabilité n'a donc pas d'intérêt"
+                    + (f" ; louer {instead} est la voie parmi ces options." if instead else "."),
+                )
+            )
+            continue
+        kept.append(result)
+    return kept, " ".join(notes)
+
+
+def _parse(model: Any, payload: Any) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(payload)
+    except ValidationError:
+        return None
+
+
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
     """One section per tool, in the order called; a skill's several results may be merged."""
     sections: list[str] = []
     errors = 0
+    results, ruled_out = _ruled_out(results, reading.language)
     by_tool: dict[str, list[ToolResult]] = {}
     for result in results:
         if result.name != SEARCH_TOOL and get_skill(result.name) is not None:
@@ -276,6 +326,8 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
             text = (text or "").strip()
             if text and text not in sections:
                 sections.append(text)
+        if name == "gpu_capability" and ruled_out:
+            sections.append(ruled_out)
     return sections, errors
 
 

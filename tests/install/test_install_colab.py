@@ -201,25 +201,23 @@ def test_the_chat_command_serves_the_api(colab: Colab) -> None:
     from gradio_client import Client
 
     port = free_port()
-    server = subprocess.Popen(
+    with subprocess.Popen(
         [str(colab.venv / "bin" / "gpu-advisor"), "chat", "--json", "--port", str(port)],
         cwd=colab.outside,
         env=colab.env(),
         stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
         text=True,
-    )
-    try:
-        assert server.stdout is not None
-        first = server.stdout.readline()
-        url = json.loads(first)["url"]
-        text = Client(url, verbose=False).predict(
-            "J'ai 200 €, je loue ou j'achète ?", api_name="/chat"
-        )
-        assert isinstance(text, str) and not any(f in text for f in FAILED)
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    ) as server:
+        try:
+            assert server.stdout is not None
+            url = json.loads(server.stdout.readline())["url"]
+            client = Client(url, verbose=False)
+            text = client.predict("J'ai 200 €, je loue ou j'achète ?", api_name="/chat")
+            assert isinstance(text, str) and not any(f in text for f in FAILED)
+            assert guess_language(text) == "fr"
+        finally:
+            server.terminate()
 
 
 def test_the_example_notebook_runs_on_the_installed_package(colab: Colab, clone: Path) -> None:

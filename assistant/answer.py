@@ -1,4 +1,4 @@
-"""What every door receives: an answer with its evidence, and the events that stream it."""
+"""What every interface receives: an answer with its evidence, and the events that stream it."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class Citation(BaseModel):
     snippet: str = Field(description="The passage, or its most relevant part")
     score: float | None = None
     chunk_id: str | None = None
+    url: str | None = Field(default=None, description="Knowledge entries: their source's address")
 
 
 class ToolCall(BaseModel):

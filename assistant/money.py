@@ -64,6 +64,20 @@ def exchange_rate(usd_per_eur: float | None = None) -> float:
     return usd_per_eur
 
 
+def configured_electricity_price(currency: Currency, usd_per_eur: float | None = None) -> float:
+    """The configured electricity price per kWh (GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH, stated in
+    the configured currency), converted to `currency`: the default for a caller that gives none."""
+    from assistant.settings import get_settings
+
+    settings = get_settings()
+    return convert(
+        settings.electricity_price_per_kwh,
+        normalize_currency(settings.currency),
+        currency,
+        usd_per_eur,
+    )
+
+
 def convert(
     amount: float, from_cur: Currency, to_cur: Currency, usd_per_eur: float | None = None
 ) -> float:
@@ -155,16 +169,19 @@ _PATTERNS = [
 ]
 
 
-def _to_float(num: str, english_thousands: bool) -> float:
+_GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
+
+
+def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
+    """'1,800' and '2.500' are thousands (a rate per hour aside: '1,500 $/h' is 1.5); '0,80' a decimal."""
     s = re.sub(_SPACE, "", num)
     if "," in s and "." in s:
         s = s.replace(",", "")  # 1,500.50
+    elif not rate and _GROUPED.fullmatch(s) and (english_thousands or "," in s or "." in s):
+        s = s.replace(",", "").replace(".", "")  # $1,500 · 1,800 dollars · 2.500 €
     elif "," in s:
         head, _, tail = s.rpartition(",")
-        if english_thousands and len(tail) == 3 and s.count(",") >= 1:
-            s = s.replace(",", "")  # $1,500
-        else:
-            s = head.replace(",", "") + "." + tail  # 0,80
+        s = head.replace(",", "") + "." + tail  # 0,80
     return float(s)
 
 
@@ -194,9 +211,10 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 continue
             cur = normalize_currency(m.group("cur").replace("US$", "$"))
             prefix_style = index == 0
+            rate = bool(m.group("per"))
             try:
-                amount = _to_float(m.group("num"), prefix_style)
-                high = _to_float(m.group("high"), prefix_style) if m.group("high") else None
+                amount = _to_float(m.group("num"), prefix_style, rate)
+                high = _to_float(m.group("high"), prefix_style, rate) if m.group("high") else None
             except ValueError:
                 continue
             if m.group("k"):
@@ -233,3 +251,37 @@ CurrencyInput = Annotated[Currency | None, BeforeValidator(_currency_or_none)]
 def resolve_currency(value: Currency | None) -> Currency:
     """The given currency, else the configured one."""
     return value if value is not None else normalize_currency(None)
+
+
+MONEY_FIELDS = ("currency", "usd_per_eur", "electricity_price_per_kwh")
+
+
+def tool_defaults(model: type[object], arguments: dict[str, object]) -> dict[str, object]:
+    """A tool's arguments with the configured money defaults filled in where the tool's input
+    model has the field and the caller gave none: currency, exchange rate, and the electricity
+    price (converted to the currency used). Arguments set to None count as not given.
+
+    Tools take these as inputs; callers at the edge (the CLI, the agent's tool wrapper) call this,
+    so no tool reads the settings behind its caller's back."""
+    fields = getattr(model, "model_fields", {})
+    out = {k: v for k, v in arguments.items() if v is not None}
+    wanted = [name for name in MONEY_FIELDS if name in fields and name not in out]
+    if not wanted:
+        return out
+    from assistant.settings import get_settings
+
+    settings = get_settings()
+    currency = normalize_currency(str(out.get("currency") or settings.currency))
+    rate = out.get("usd_per_eur") or settings.usd_per_eur
+    if "currency" in wanted:
+        out["currency"] = currency
+    if "usd_per_eur" in wanted:
+        out["usd_per_eur"] = rate
+    if "electricity_price_per_kwh" in wanted:
+        out["electricity_price_per_kwh"] = convert(
+            settings.electricity_price_per_kwh,
+            normalize_currency(settings.currency),
+            currency,
+            float(rate),  # type: ignore[arg-type]
+        )
+    return out

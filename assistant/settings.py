@@ -47,13 +47,14 @@ class Settings(BaseSettings):
     max_history_turns: int = Field(default=20, ge=0)
     probe_timeout_s: float = Field(default=5.0, gt=0)
 
-    # Doors.
+    # Interfaces.
     discord_token: SecretStr | None = None
     discord_rate_per_minute: int = Field(default=6, ge=1)
     chat_host: str = "127.0.0.1"
     chat_port: int = Field(default=7860, ge=0, le=65535)
     chat_rate_per_minute: int = Field(default=12, ge=1)  # per browser session
     chat_concurrency: int = Field(default=4, ge=1)  # answers computed at once; the rest queue
+    mcp_rate_per_minute: int = Field(default=60, ge=1)  # tool calls per MCP client
 
     log_level: str = "WARNING"
 

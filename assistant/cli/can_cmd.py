@@ -15,6 +15,7 @@ _MARK = {"yes": "YES", "partial": "PARTIAL", "no": "NO", "unknown": "UNKNOWN"}
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `can` command."""
     parser = sub.add_parser(
         "can",
         help="can GPU do TOPIC? yes / partial / no, with reasons and sources",
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the capability verdict for a card and a topic."""
     from assistant.tools.capability import CapabilityQuery, check_capability, list_topics
 
     if args.list_topics:

@@ -12,6 +12,7 @@ TASKS = ("inference", "lora", "qlora", "full_finetune", "image_generation")
 
 
 def register(sub: Any) -> None:
+    """Add the `cloud` and `notebooks` commands."""
     p = sub.add_parser(
         "cloud",
         help="cloud GPU instances: GPUs, memory, on-demand price; the cheapest one a model fits",
@@ -72,6 +73,7 @@ def register(sub: Any) -> None:
 
 
 def run_cloud(args: argparse.Namespace) -> int:
+    """Print the cloud instances matching the filters."""
     from assistant.tools.cloud import CloudInstancesQuery, cloud_instances
 
     query = CloudInstancesQuery(
@@ -102,6 +104,7 @@ def run_cloud(args: argparse.Namespace) -> int:
 
 
 def render_cloud(result: Any) -> str:
+    """The instances found, one line each, for people."""
     lines = [result.message]
     if result.matches:
         lines.append("")
@@ -137,6 +140,7 @@ def render_cloud(result: Any) -> str:
 
 
 def run_notebooks(args: argparse.Namespace) -> int:
+    """Print the notebook tiers (Colab, Kaggle…)."""
     from assistant.tools.cloud import NotebookTiersQuery, notebook_tiers
 
     result = notebook_tiers(
@@ -152,6 +156,7 @@ def run_notebooks(args: argparse.Namespace) -> int:
 
 
 def render_notebooks(result: Any) -> str:
+    """The notebook tiers, one line each, for people."""
     lines = []
     for t in result.tiers:
         price = "free" if not t.price_usd else f"${t.price_usd:g} {t.billing}"

@@ -40,6 +40,7 @@ _EXAMPLES = {
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `cost` command and its sub-commands."""
     parser = sub.add_parser(
         "cost",
         help="what GPU time costs: rent, spot vs dedicated, rent vs buy, forgotten instance, storage, budget",
@@ -235,20 +236,22 @@ def _spot(args: argparse.Namespace) -> int:
 
 
 def _buy(args: argparse.Namespace) -> int:
+    from assistant.money import tool_defaults
     from assistant.tools.buy import RentVsBuyQuery, rent_vs_buy
 
-    q = RentVsBuyQuery(
-        gpu=args.gpu,
-        purchase_price=_amount(args.price, args, "--price"),
-        condition=args.condition,
-        rent_rate=_amount(args.rent, args, "--rent"),
-        hours_per_day=args.hours_per_day,
-        power_w=args.power,
-        electricity_price_per_kwh=args.kwh,
-        resale_value=_amount(args.resale, args, "--resale"),
-        resale_fraction=args.resale_fraction,
+    fields = {
+        "gpu": args.gpu,
+        "purchase_price": _amount(args.price, args, "--price"),
+        "condition": args.condition,
+        "rent_rate": _amount(args.rent, args, "--rent"),
+        "hours_per_day": args.hours_per_day,
+        "power_w": args.power,
+        "electricity_price_per_kwh": args.kwh,
+        "resale_value": _amount(args.resale, args, "--resale"),
+        "resale_fraction": args.resale_fraction,
         **_money(args),
-    )
+    }
+    q = RentVsBuyQuery.model_validate(tool_defaults(RentVsBuyQuery, fields))
     result = rent_vs_buy(q)
     return _show(args, result, ok=result.found)
 

@@ -33,6 +33,7 @@ _PRECISION_WORDS = re.compile(
 
 
 def register(sub: Any) -> None:
+    """Add the `fit` command."""
     p = sub.add_parser(
         "fit",
         help="will a model fit in a GPU's memory (inference, LoRA, QLoRA, full fine-tune, image generation)",
@@ -40,12 +41,16 @@ def register(sub: Any) -> None:
             "Estimate the memory a model needs and compare it with a GPU from the catalog or a memory size: "
             "weights at a precision, KV cache, optimizer states, gradients, activations, text encoders and VAE, "
             "overhead; with assumptions, sources, the nearest measured figure and what would make it fit. "
+            "Several cards (--cards, --gpus) are sized sharded or one copy each (--replicate); the precision "
+            "is checked against the card (FP8 needs CC 8.9+, BF16 8.0+); with no --precision the common "
+            "ones are compared side by side. Memory is in binary GB, the unit cards are sold in. "
             "MODEL may be a name ('llama 3 70b', 'flux dev', sdxl), a size ('70B') or a whole question "
             "('will a 70B model fit in 24 GB')."
         ),
         epilog=(
             "examples: gpu-advisor fit 'llama 3.1 8b' --gpu 4090 | gpu-advisor fit flux dev --vram 24 --precision nf4 | "
-            "gpu-advisor fit 70B --vram 24 --precision int4 --json | gpu-advisor fit 'Llama 3.1 8B' --task qlora --gpu 'RTX 3060 12GB'"
+            "gpu-advisor fit 70B --vram 24 --precision int4 --json | gpu-advisor fit 'Llama 3.1 8B' --task qlora --gpu 'RTX 3060 12GB' | "
+            "gpu-advisor fit 'Llama 2 70B' --cards '4x A10G' --precision fp16 | gpu-advisor fit 'llama 3 70b on a 3090 + a 4090'"
         ),
     )
     p.add_argument(
@@ -93,7 +98,24 @@ def register(sub: Any) -> None:
         "--gpus",
         type=int,
         metavar="N",
-        help="number of such GPUs sharing the model (figures become per GPU)",
+        help="number of such GPUs sharing the model (figures are for the fullest card)",
+    )
+    p.add_argument(
+        "--cards",
+        nargs="+",
+        metavar="GPU",
+        help="several cards, identical or not: --cards '4x A10G' or --cards 'RTX 3090' 'RTX 4090' "
+        "(VRAM is not one pool: each card holds its share plus its own overhead)",
+    )
+    p.add_argument(
+        "--here",
+        action="store_true",
+        help="probe this machine and use its GPUs' free memory (a MIG slice when MIG is on)",
+    )
+    p.add_argument(
+        "--replicate",
+        action="store_true",
+        help="with several cards, one full copy per card instead of one model sharded across them",
     )
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -105,7 +127,10 @@ def parse_question(text: str) -> dict[str, Any]:
     from assistant.knowledge.matching import find_gpu_mentions
 
     cards = find_gpu_mentions(text)
-    if cards:
+    names = list(dict.fromkeys(card.name for card in cards))
+    if len(names) > 1:  # "a 3090 + a 4090": several different cards
+        found["gpus"] = names
+    elif cards:
         found["gpu"] = cards[0].name
     else:
         m = _VRAM_RE.search(text)
@@ -128,6 +153,7 @@ def parse_question(text: str) -> dict[str, Any]:
 
 
 def build_query(args: argparse.Namespace) -> Any:
+    """The fit tool's query from the command line (flags, or words such as `24 GB` or `QLoRA` in the model text)."""
     from assistant.tools.fit import FitQuery
 
     text = " ".join(args.model)
@@ -136,9 +162,21 @@ def build_query(args: argparse.Namespace) -> Any:
         fields.update(parse_question(text))
     if args.gpu:
         fields.pop("vram_gb", None)
+        fields.pop("gpus", None)
         fields["gpu"] = args.gpu
+    if args.cards:
+        fields.pop("vram_gb", None)
+        fields.pop("gpu", None)
+        fields["gpus"] = args.cards
+    if args.replicate:
+        fields["multi_gpu"] = "replicate"
+    if args.here:
+        from assistant.tools.probe import probe_local_gpus
+
+        fields["machine"] = probe_local_gpus()
     if args.vram is not None:
         fields.pop("gpu", None)
+        fields.pop("gpus", None)
         fields["vram_gb"] = args.vram
     for flag, field in (
         ("task", "task"),
@@ -155,6 +193,7 @@ def build_query(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print whether the model fits, with the memory breakdown."""
     from assistant.tools.fit import estimate_fit
 
     result = estimate_fit(build_query(args))
@@ -169,12 +208,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: Any) -> str:
+    """The fit estimate for people: verdict, breakdown and what would make it fit."""
     lines = [result.message, ""]
     for part in result.breakdown:
         lines.append(f"  {part.item:<17} {part.gb:8.2f} GB  {part.detail}")
-    lines.append(f"  {'total':<17} {result.total_gb:8.2f} GB")
+    lines.append(f"  {'total':<17} {result.total_gb:8.2f} GB  ({result.unit})")
     if result.headroom_gb is not None:
         lines.append(f"  {'headroom':<17} {result.headroom_gb:8.2f} GB")
+    if result.by_precision:
+        lines.append("\nSide by side (no precision named):")
+        lines += [
+            f"  {r.precision:<8} {r.total_gb:8.2f} GB  {r.verdict.replace('_', ' ')}"
+            + ("" if r.runs == "yes" else f"  [{r.runs.replace('_', '-')}]")
+            for r in result.by_precision
+        ]
+    for check in result.precision_support:
+        if check.runs != "yes":
+            lines.append(f"\nPrecision on {check.gpu}: {check.reason}")
+    if result.cards:
+        lines.append("\nCards:")
+        lines += [
+            f"  {c.gpu:<28} {c.load_gb:8.2f} of {c.vram_gb:g} GB  {c.verdict.replace('_', ' ')}"
+            for c in result.cards
+        ]
+    if result.formula:
+        lines.append(f"\nFormula: {result.formula}")
     if result.fits_with:
         lines.append("\nWhat would change it:")
         lines += [
@@ -186,7 +244,7 @@ def render(result: Any) -> str:
     m = result.nearest_measured
     if m is not None:
         lines.append(
-            f"\nNearest measured: {m.value:g} {m.unit} ({m.value_gb:.2f} GB) — {m.model}, {m.precision_or_method}, {m.workload}, {m.gpu} [{m.source}]"
+            f"\nNearest measured: {m.value:g} {m.unit} — {m.model}, {m.precision_or_method}, {m.workload}, {m.gpu} [{m.source}]"
         )
     lines.append("\nAssumptions:")
     lines += [f"  - {a}" for a in result.assumptions]

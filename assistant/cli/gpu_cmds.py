@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     names = resolve_names(args.names)
     if len(names) == 1:
-        result = lookup_gpu(GpuQuery(name=names[0]))
+        result = lookup_gpu(GpuQuery(gpu=names[0]))
         if not result.found:
             if args.json:
                 emit(result, True)
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_BAD_INPUT
         emit(result, args.json, human=render_card(result))
         return 0
-    comparison = compare_gpus(GpuComparisonQuery(names=names))
+    comparison = compare_gpus(GpuComparisonQuery(gpus=names))
     if len(comparison.cards) < 2:
         if args.json:
             emit(comparison, True)
@@ -96,6 +96,8 @@ _CARD_ROWS = (
     ("FP64 : FP32", "fp64_ratio", ""),
     ("Power", "tdp_w", "W"),
     ("NVLink", "nvlink", ""),
+    ("Tensor cores", "tensor_cores", ""),
+    ("Bus", "bus_interface", ""),
     ("Segment", "segment", ""),
     ("Year", "year", ""),
 )
@@ -106,11 +108,22 @@ def render_card(result: Any) -> str:
     units_label = {"SM": "SMs", "CU": "Compute units", "GPU core": "GPU cores"}[
         card.compute_units_kind
     ]
-    rows = [(label, _fmt(getattr(card, field), unit)) for label, field, unit in _CARD_ROWS]
+    limits = result.sm_limits or {}
+    rows = [
+        (label, _fmt(getattr(card, field) or limits.get(field), unit))
+        for label, field, unit in _CARD_ROWS
+    ]
     rows.insert(8, (units_label, _fmt(card.sm_count)))
     width = max(len(label) for label, _ in rows)
-    lines = [card.name, "=" * len(card.name)]
-    lines += [f"{label:<{width}}  {value}" for label, value in rows]
+    title = f"{result.count} × {card.name}" if result.count > 1 else card.name
+    lines = [title, "=" * len(title)]
+    if not card.curated:
+        lines.append(f"Not curated: figures from {card.provenance}, not checked here.")
+    lines += [
+        f"{label:<{width}}  {value}"
+        for label, value in rows
+        if value != "—" or label not in ("Tensor cores", "Bus")
+    ]
     if result.features:
         have = [f["key"] for f in result.features if f.get("supported")]
         lack = [f["key"] for f in result.features if f.get("status") == "no"]
@@ -146,6 +159,10 @@ def render_comparison(comparison: Any) -> str:
     if comparison.notes:
         lines.append("")
         lines += [f"- {n}" for n in comparison.notes]
+    uncurated = [c for c in comparison.cards if not c.curated]
+    if uncurated:
+        lines.append("")
+        lines += [f"Not curated: {c.name} (figures from {c.provenance})." for c in uncurated]
     return "\n".join(lines)
 
 

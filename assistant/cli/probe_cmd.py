@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `probe` command."""
     parser = sub.add_parser(
         "probe",
         help="detect this machine's GPUs (NVML, nvidia-smi, torch, ROCm, Apple)",
@@ -34,6 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Probe this machine's GPUs and print the report."""
     from assistant.tools.probe import ProbeOptions, probe_local_gpus
 
     if args.timeout is not None and (

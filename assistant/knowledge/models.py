@@ -131,6 +131,18 @@ class PrecisionFormat(BaseModel):
     keeps_embeddings_16bit: bool = False
     aliases: list[str] = Field(default_factory=list)
     sources: list[Source] = Field(min_length=1)
+    needs_feature: str | None = Field(
+        default=None, description="features.toml key of the tensor-core math it runs on"
+    )
+    weight_only_min_cc: str | None = Field(
+        default=None,
+        description="Without that feature, from this CC the weights still load (weight-only)",
+    )
+    kernel_min_cc: str | None = Field(
+        default=None, description="Oldest CC the common kernels for this format support"
+    )
+    use_instead: list[str] = Field(default_factory=list, description="Formats to suggest instead")
+    support_sources: list[Source] = Field(default_factory=list)
 
     @property
     def bytes_per_param(self) -> float:
@@ -180,6 +192,12 @@ class MemoryRules(BaseModel):
     calibration_tolerance_fraction: float
     calibration_tolerance_gb: float
     sources: dict[str, list[Source]]
+    precision_choices: dict[str, list[str]] = Field(default_factory=dict)
+    precision_choice_sources: list[Source] = Field(default_factory=list)
+    multi_gpu_notes: dict[str, str] = Field(default_factory=dict)
+    multi_gpu_sources: list[Source] = Field(default_factory=list)
+    offload_ram_fraction: float = Field(default=0.75, gt=0, le=1)
+    offload_sources: list[Source] = Field(default_factory=list)
 
     def format(self, name: str) -> PrecisionFormat | None:
         """The format called `name` or one of its aliases (case and separators ignored)."""
@@ -223,7 +241,9 @@ class MeasuredVram(BaseModel):
     gpu: str
     value: float = Field(gt=0)
     unit: Literal["GB", "GiB", "MiB"]
-    value_gb: float = Field(gt=0, description="value converted to decimal GB (1e9 bytes)")
+    value_gb: float = Field(
+        gt=0, description="value converted to binary GB (2^30 bytes), the unit of every estimate"
+    )
     unit_note: str | None = None
     notes: str | None = None
     source: str
@@ -240,6 +260,9 @@ class MeasuredVram(BaseModel):
     optimizer: str | None = None
     lora_rank: int | None = Field(default=None, gt=0)
     lora_targets: Literal["attention", "all_linear"] | None = None
+    num_gpus: int | None = Field(
+        default=None, ge=1, description="GPUs sharing the model (per-GPU figure)"
+    )
     compare_to: CompareTo = "total"
     check: Literal["within", "at_most"] = "within"
     comparable: bool
@@ -247,7 +270,7 @@ class MeasuredVram(BaseModel):
 
     @model_validator(mode="after")
     def _check(self) -> MeasuredVram:
-        factor = {"GB": 1.0, "GiB": 1.073741824, "MiB": 0.001048576}[self.unit]
+        factor = {"GB": 1e9 / 2**30, "GiB": 1.0, "MiB": 1 / 1024}[self.unit]
         if abs(self.value * factor - self.value_gb) > 0.01:
             raise ValueError(
                 f"{self.id}: value_gb {self.value_gb} != {self.value} {self.unit} converted"
@@ -302,6 +325,20 @@ def load_memory_rules() -> MemoryRules:
         sources={
             s: [Source.model_validate(x) for x in doc[s].get("sources", [])] for s in sections
         },
+        precision_choices={
+            k: v for k, v in doc.get("precision_choices", {}).items() if k != "sources"
+        },
+        precision_choice_sources=[
+            Source.model_validate(x) for x in doc.get("precision_choices", {}).get("sources", [])
+        ],
+        multi_gpu_notes={k: v for k, v in doc.get("multi_gpu", {}).items() if k != "sources"},
+        multi_gpu_sources=[
+            Source.model_validate(x) for x in doc.get("multi_gpu", {}).get("sources", [])
+        ],
+        offload_ram_fraction=doc.get("offload", {}).get("ram_fraction", 0.75),
+        offload_sources=[
+            Source.model_validate(x) for x in doc.get("offload", {}).get("sources", [])
+        ],
     )
 
 

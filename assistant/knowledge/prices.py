@@ -87,6 +87,10 @@ class PurchasePrice(_PricedRow):
     """A purchase price for one card, new or used."""
 
     condition: Condition
+    product: str | None = Field(
+        default=None,
+        description="What is sold when it is more than a card, e.g. 'Mac Studio (M4 Max)'",
+    )
 
 
 class PriceRange(BaseModel):
@@ -175,6 +179,9 @@ def _summarize(
     )
 
 
+summarize_prices = _summarize  # public name for tools that summarise rows they selected
+
+
 def _kinds(kind: str | Iterable[str] | None) -> tuple[str, ...]:
     if kind is None:
         return DEFAULT_KINDS
@@ -209,6 +216,40 @@ def hourly_price_range(
     return _summarize(name, "+".join(_kinds(kind)), rows, currency, usd_per_eur)
 
 
+def purchase_rows(
+    gpu_name: str, condition: Condition | None = None
+) -> tuple[str, list[PurchasePrice]]:
+    """(the name the rows are for, the purchase rows) of a card: through the catalog's matcher, else
+    the data's own names (a card the catalog lacks) or products ('Mac Studio')."""
+    wanted = [r for r in load_purchase_prices() if condition is None or r.condition == condition]
+    target = canonical_gpu(gpu_name)
+    if target is not None:
+        rows = [r for r in wanted if canonical_gpu(r.gpu) == target]
+        if rows:
+            return target, rows
+    key = _simplify(gpu_name)
+    if len(key) < 3:
+        return target or gpu_name, []
+    named = [
+        r
+        for r in wanted
+        if canonical_gpu(r.gpu) is None
+        and (_simplify(r.gpu).endswith(key) or key.endswith(_simplify(r.gpu)))
+    ]
+    if named:
+        return named[0].gpu, named
+    chip = key.removeprefix("apple")  # 'Apple M3 Ultra' is sold as a Mac Studio with an M3 Ultra
+    products = [
+        r
+        for r in wanted
+        if r.product and (chip in _simplify(r.product) or chip in _simplify(r.gpu))
+    ]
+    if not products:
+        return target or gpu_name, []
+    labels = {r.product for r in products}
+    return (products[0].product or gpu_name) if len(labels) == 1 else gpu_name.strip(), products
+
+
 def purchase_price(
     gpu_name: str,
     condition: Condition | None = None,
@@ -216,14 +257,7 @@ def purchase_price(
     usd_per_eur: float | None = None,
 ) -> PriceRange | None:
     """Purchase price of a card (new, used, or either): None when no row matches."""
-    target = canonical_gpu(gpu_name)
-    if target is None:
-        return None
-    rows = [
-        r
-        for r in load_purchase_prices()
-        if (condition is None or r.condition == condition) and canonical_gpu(r.gpu) == target
-    ]
+    target, rows = purchase_rows(gpu_name, condition)
     if not rows:
         return None
     return _summarize(target, condition or "new+used", rows, currency, usd_per_eur)

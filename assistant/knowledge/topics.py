@@ -8,7 +8,6 @@ whose one hard requirement is that feature.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Literal
 
@@ -16,11 +15,12 @@ from pydantic import BaseModel, Field
 
 from assistant.knowledge.features import keyed_sources, load_features, rows_with_sources
 from assistant.knowledge.loader import read_toml_table
+from assistant.knowledge.names import fold, fold_keep_length, nearest
 from assistant.knowledge.sources import Source
 
 TOPICS_FILE = "topics.toml"
 
-Vendor = Literal["nvidia", "amd", "apple"]
+Vendor = Literal["nvidia", "amd", "apple", "intel"]
 
 
 def _nvidia_only() -> list[Vendor]:
@@ -111,14 +111,6 @@ def list_topic_summaries() -> list[TopicSummary]:
     ]
 
 
-def fold(text: str) -> str:
-    """Lower case, accents and typographic quotes out, spaces collapsed."""
-    text = text.replace("’", "'").replace("‘", "'")
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return re.sub(r"\s+", " ", plain).strip()
-
-
 def get_topic(name: str) -> Topic | None:
     """A topic by exact key, name or alias (after folding)."""
     wanted = fold(name).replace("_", " ")
@@ -203,28 +195,12 @@ def match_topic(text: str) -> Topic | None:
 
 
 def suggest_topics(text: str, limit: int = 5) -> list[str]:
-    """Near topic keys for an unknown topic name."""
-    import difflib
-
-    wanted = fold(text)
-    scored: dict[str, float] = {}
-    for topic in load_topics():
-        for name in [topic.key, topic.name, *topic.aliases]:
-            ratio = difflib.SequenceMatcher(None, wanted, fold(name)).ratio()
-            if ratio >= 0.5:
-                scored[topic.key] = max(scored.get(topic.key, 0.0), ratio)
-    ranked = [k for k, _ in sorted(scored.items(), key=lambda kv: -kv[1])][:limit]
+    """Near topic keys for an unknown topic name (edit distance on the folded names), else the
+    first explicit topics."""
+    names = (
+        (fold(name), topic.key)
+        for topic in load_topics()
+        for name in [topic.key.replace("_", " "), topic.name, *topic.aliases]
+    )
+    ranked = nearest(fold(text), names, limit=limit, max_ratio=0.4)
     return ranked or [t.key for t in load_topics() if t.kind == "topic"][:limit]
-
-
-def fold_keep_length(text: str) -> str:
-    """Like `fold`, but one output character per input character, so offsets line up."""
-    out = []
-    for ch in text:
-        if ch in "’‘":
-            out.append("'")
-            continue
-        base = unicodedata.normalize("NFKD", ch.lower())
-        kept = "".join(c for c in base if not unicodedata.combining(c))
-        out.append(kept[:1] if kept else ch)
-    return "".join(out)

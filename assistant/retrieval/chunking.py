@@ -56,13 +56,17 @@ class Chunk:
     text: str
     ordinal: int
     content_hash: str = field(default="")
+    url: str = ""  # knowledge entries: the first source's address, shown with the citation
+    entry_id: str = ""  # knowledge entries: the entry's id
 
     @property
     def section(self) -> str:
+        """The section path as text (`A > B`), or the intro's name."""
         return " > ".join(self.section_path) if self.section_path else INTRO_SECTION
 
     @property
     def leaf_section(self) -> str:
+        """The innermost heading of the passage, or the intro's name."""
         return self.section_path[-1] if self.section_path else INTRO_SECTION
 
     def embedding_text(self) -> str:
@@ -152,8 +156,39 @@ def _is_whole_section(path: tuple[str, ...]) -> bool:
     return bool(path) and path[-1].rstrip().endswith("?")
 
 
+def chunk_knowledge(doc: Document) -> list[Chunk]:
+    """A knowledge topic file: exactly one chunk per entry, from its question to its sources line
+    (the sources are kept as the chunk's URL, not embedded)."""
+    from assistant.knowledge.entries import parse_knowledge_text
+
+    chunks = []
+    for ordinal, span in enumerate(parse_knowledge_text(doc.text, doc.path.name)):
+        entry = span.entry
+        text = doc.text[span.start : span.end]
+        content_hash = _hash(doc.title, entry.title, text, entry.url, glossary_version())
+        chunks.append(
+            Chunk(
+                chunk_id=f"{doc.doc_id}:{entry.id}:{content_hash[:8]}",
+                doc_id=doc.doc_id,
+                title=doc.title,
+                language=doc.language,
+                section_path=(entry.title,),
+                start=span.start,
+                end=span.end,
+                text=text,
+                ordinal=ordinal,
+                content_hash=content_hash,
+                url=entry.url,
+                entry_id=entry.id,
+            )
+        )
+    return chunks
+
+
 def chunk_document(doc: Document, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[Chunk]:
     """The document's chunks, in reading order."""
+    if doc.kind == "knowledge":
+        return chunk_knowledge(doc)
     sections: list[tuple[tuple[str, ...], list[Block]]] = []
     stack: list[tuple[int, str]] = []
     current: list[Block] = []
@@ -213,4 +248,5 @@ def chunk_document(doc: Document, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[
 
 
 def chunk_corpus(docs: list[Document], max_tokens: int = DEFAULT_MAX_TOKENS) -> list[Chunk]:
+    """Every document cut into passages of at most `max_tokens`."""
     return [chunk for doc in docs for chunk in chunk_document(doc, max_tokens)]

@@ -81,13 +81,16 @@ class Document:
     date: str
     text: str
     body_start: int
+    kind: str = "document"  # "knowledge" for a topic file of the knowledge base
 
     @property
     def body(self) -> str:
+        """The text after the front matter."""
         return self.text[self.body_start :]
 
     @property
     def content_hash(self) -> str:
+        """SHA-256 of the whole text (what the index compares to skip unchanged files)."""
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
@@ -154,24 +157,30 @@ def load_document(path: Path) -> Document:
     meta, body_start = parse_front_matter(text)
     body = text[body_start:]
     title = meta.get("title") or pdf_title or _first_heading(body) or path.stem
-    language = meta.get("language") or meta.get("lang") or guess_language(body)
+    language = (meta.get("language") or meta.get("lang") or guess_language(body)).lower()[:2]
+    kind = meta.get("kind", "document")
     return Document(
-        doc_id=path.stem,
+        # Knowledge topics share file names across languages: their ids carry the language.
+        doc_id=f"knowledge-{language}-{path.stem}" if kind == "knowledge" else path.stem,
         path=path,
         title=title,
-        language=language.lower()[:2],
+        language=language,
         source=meta.get("source", path.name),
         date=meta.get("date", ""),
         text=text,
         body_start=body_start,
+        kind=kind,
     )
 
 
 def corpus_files(corpus_dir: Path) -> list[Path]:
-    """The indexable files of a corpus folder, sorted; hidden files and README are skipped."""
+    """The indexable files of a corpus folder, sorted, then the knowledge base's topic files
+    (`knowledge/<language>/<topic>.md`); hidden files and README are skipped."""
+    from assistant.knowledge.entries import knowledge_files
+
     if not corpus_dir.is_dir():
         return []
-    return sorted(
+    documents = sorted(
         p
         for p in corpus_dir.iterdir()
         if p.is_file()
@@ -179,6 +188,7 @@ def corpus_files(corpus_dir: Path) -> list[Path]:
         and not p.name.startswith((".", "_"))
         and p.stem.upper() != "README"
     )
+    return documents + knowledge_files(corpus_dir / "knowledge")
 
 
 def load_corpus(corpus_dir: Path) -> list[Document]:

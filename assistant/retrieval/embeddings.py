@@ -105,9 +105,11 @@ class SentenceTransformerEmbedder:
         return _normalise(rows)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of search queries (with the query prefix)."""
         return self._encode([self.query_prefix + t for t in texts])
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of passages (with the passage prefix)."""
         return self._encode([self.passage_prefix + t for t in texts])
 
 
@@ -145,9 +147,11 @@ class E5Embedder:
         return _normalise(rows)
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of search queries (encoded as e5 queries)."""
         return self._encode(texts, True)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of passages (encoded as e5 passages)."""
         return self._encode(texts, False)
 
 
@@ -220,9 +224,11 @@ class StoredVectorsEmbedder:
         self.store_id = inner.store_id
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Query vectors: the precomputed ones where stored, the model for the rest."""
         return self._embed(list(texts), self.query_prefix, self.inner.embed_queries)
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Passage vectors: the precomputed ones where stored, the model for the rest."""
         return self._embed(list(texts), self.passage_prefix, self.inner.embed_documents)
 
     def _embed(self, texts: list[str], prefix: str, embed: Any) -> np.ndarray:

@@ -20,10 +20,12 @@ class LabelledQuery:
 
     @property
     def off_topic(self) -> bool:
+        """True for a query the corpus should not answer (no section expected)."""
         return not self.sections
 
 
 def load_queries(path: Path) -> list[LabelledQuery]:
+    """The labelled queries of a JSON file (see tests/retrieval/queries.json)."""
     data = json.loads(path.read_text(encoding="utf-8"))
     return [
         LabelledQuery(
@@ -38,6 +40,7 @@ def load_queries(path: Path) -> list[LabelledQuery]:
 
 
 def leaf(section: str) -> str:
+    """The last part of a section path (`A > B > C` → `C`)."""
     return section.split(" > ")[-1].strip()
 
 
@@ -60,6 +63,7 @@ class Scores:
     misses: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, float | int | list[str]]:
+        """The scores as rounded rates, for reports and JSON."""
         n = max(self.queries, 1)
         return {
             "queries": self.queries,

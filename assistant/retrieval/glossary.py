@@ -214,6 +214,7 @@ class Expansion:
     english: tuple[str, ...] = ()  # the English phrases of the entries touched
 
     def as_text(self) -> str:
+        """The added terms, comma-separated."""
         return ", ".join(self.added)
 
 

@@ -48,7 +48,7 @@ def _signature(settings: Settings) -> tuple[tuple[str, int, int], ...]:
             stat = path.stat()
         except OSError:
             continue
-        out.append((path.name, stat.st_size, stat.st_mtime_ns))
+        out.append((str(path), stat.st_size, stat.st_mtime_ns))
     return tuple(out)
 
 
@@ -208,6 +208,9 @@ class HybridRetriever:
             end=int(meta.get("end", 0)),
             language=str(meta.get("language", "")),
             source=str(meta.get("source", "")),
+            kind=str(meta.get("kind", "document")),
+            url=str(meta.get("url", "")),
+            entry_id=str(meta.get("entry_id", "")),
         )
 
 

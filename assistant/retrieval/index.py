@@ -57,22 +57,27 @@ class Plan:
 
     @property
     def up_to_date(self) -> bool:
+        """True when nothing is to embed, update or remove."""
         return not (self.to_embed or self.to_update or self.to_remove)
 
 
 def location(settings: Settings) -> str:
+    """Where the index lives: the Chroma server's URL, else its folder."""
     return settings.chroma_url or str(chroma_dir(settings))
 
 
 def chroma_dir(settings: Settings) -> Path:
+    """The folder of the on-disk Chroma index."""
     return settings.index_dir / "chroma"
 
 
 def lock_path(settings: Settings) -> Path:
+    """The file lock that lets one process build the index at a time."""
     return settings.home / "index.lock"
 
 
 def manifest_path(settings: Settings) -> Path:
+    """The manifest: what was indexed, with which model and corpus."""
     return settings.index_dir / "manifest.json"
 
 
@@ -165,6 +170,9 @@ def _chunk_metadata(chunk: Chunk, doc: Document) -> dict[str, Any]:
         "end": chunk.end,
         "ordinal": chunk.ordinal,
         "hash": chunk.content_hash,
+        "kind": doc.kind,
+        "url": chunk.url,
+        "entry_id": chunk.entry_id,
     }
 
 
@@ -261,6 +269,7 @@ def _write_manifest(settings: Settings, key: str, plan: Plan) -> None:
 
 
 def read_manifest(settings: Settings | None = None) -> dict[str, Any] | None:
+    """The index manifest, or None when there is none (or it cannot be read)."""
     settings = settings or get_settings()
     try:
         return dict(json.loads(manifest_path(settings).read_text(encoding="utf-8")))

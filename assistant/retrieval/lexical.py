@@ -328,6 +328,7 @@ class LexicalIndex:
             self._bm25.index(tokens, show_progress=False)
 
     def known(self, terms: Sequence[str]) -> list[str]:
+        """The terms that occur in the indexed texts."""
         return [t for t in terms if t in self._vocab]
 
     def scores(self, terms: Sequence[str]) -> np.ndarray:

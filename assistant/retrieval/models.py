@@ -19,6 +19,9 @@ class SearchHit(BaseModel):
     end: int = Field(description="Offset just past the passage's last character in the file.")
     language: str = Field(description="Language of the document, e.g. 'fr'.")
     source: str = Field(default="", description="Source file the document was made from.")
+    kind: str = Field(default="document", description="'document' (the guide) or 'knowledge'.")
+    url: str = Field(default="", description="Knowledge entries: the address of their source.")
+    entry_id: str = Field(default="", description="Knowledge entries: the entry's id.")
 
 
 class IndexReport(BaseModel):

@@ -49,6 +49,7 @@ class ModelVectors:
     vectors: np.ndarray  # float16, (n, dim)
 
     def get(self, digest: bytes) -> np.ndarray | None:
+        """The stored vector of a text's digest, or None."""
         row = self.rows.get(digest)
         return None if row is None else self.vectors[row]
 
@@ -85,6 +86,7 @@ def load_store(folder: str | None = None) -> dict[str, ModelVectors]:
 
 
 def stored_vectors(model_id: str | None) -> ModelVectors | None:
+    """The packaged vectors of one embedding model (None when it has none)."""
     if model_id is None:
         return None
     return load_store().get(model_id)
@@ -130,6 +132,7 @@ class Recording:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, model_id: str, digest: bytes, text: str, row: np.ndarray, missing: bool) -> None:
+        """Keep one embedded text and its vector (`missing`: it had no stored vector)."""
         with self.lock:
             self.vectors.setdefault(model_id, {})[digest] = row
             self.texts[digest] = text
@@ -148,11 +151,13 @@ def start_recording(dry_run: bool = False) -> Recording:
 
 
 def stop_recording() -> None:
+    """Stop recording embedded texts."""
     global _recording
     _recording = None
 
 
 def current_recording() -> Recording | None:
+    """The recording in progress, if any."""
     return _recording
 
 

@@ -10,32 +10,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field, field_validator
 
+from assistant.knowledge.budget_data import load_budget_data
 from assistant.knowledge.prices import hourly_price_range, purchase_price
 from assistant.knowledge.sources import Source
 from assistant.money import convert, format_money
 from assistant.tools.cost_base import CORPUS_QUIZ, MAX_BUDGET, CostResult, MoneyQuery, money_context
-
-GUIDE_PARTS: dict[int, str] = {
-    1: "Fondations",
-    2: "Modèle de programmation",
-    3: "Performance",
-    4: "CUDA moderne",
-    5: "Écosystème",
-    6: "Domaines",
-    7: "IA",
-    8: "Megakernels",
-    9: "Pratique",
-}
-# Parts any CUDA GPU (a free T4) covers, and parts that need Hopper or Blackwell.
-FREE_TIER_PARTS = frozenset({1, 2, 3, 5, 6, 7, 9})
-HOPPER_PARTS = frozenset({4, 8})
-COMFORT_GPU, COMFORT_ALT = "RTX 4090", "A100 80GB"
-HOPPER_GPU, HOPPER_ALT = "H100", "B200"
-# Shares of the budget, as in the guide's 200 € answer (50 / 100 / 50).
-SHARES_BOTH = {"comfort": 0.25, "hopper": 0.50, "reserve": 0.25}
-SHARES_FREE_ONLY = {"comfort": 0.75, "hopper": 0.0, "reserve": 0.25}
-SHARES_HOPPER_ONLY = {"comfort": 0.0, "hopper": 0.75, "reserve": 0.25}
-PRICE_KIND = "indicative"  # the corpus's own ranges
 
 
 class BudgetQuery(MoneyQuery):
@@ -51,9 +30,10 @@ class BudgetQuery(MoneyQuery):
     def _valid_parts(cls, parts: list[int] | None) -> list[int] | None:
         if parts is None:
             return None
-        bad = [p for p in parts if p not in GUIDE_PARTS]
+        known = load_budget_data().parts
+        bad = [p for p in parts if p not in known]
         if bad:
-            raise ValueError(f"guide parts are numbered 1 to 9, not {bad}")
+            raise ValueError(f"guide parts are numbered {known[0]} to {known[-1]}, not {bad}")
         if not parts:
             raise ValueError("give at least one part, or none at all for every part")
         return sorted(set(parts))
@@ -84,6 +64,7 @@ class BudgetPlan(CostResult):
     allocated: float = Field(description="Planned spending, reserve excluded")
     left: float = Field(description="What is left: the reserve")
     notes: list[str] = Field(default_factory=list)
+    notes_fr: list[str] = Field(default_factory=list, description="The notes in French")
 
 
 def _rental_line(
@@ -96,8 +77,9 @@ def _rental_line(
     rate: float,
     where: str,
 ) -> tuple[BudgetLine, list[Source]]:
-    rng = hourly_price_range(gpu, PRICE_KIND, currency=cur, usd_per_eur=rate)  # type: ignore[arg-type]
-    alt_rng = hourly_price_range(alt, PRICE_KIND, currency=cur, usd_per_eur=rate)  # type: ignore[arg-type]
+    kind = load_budget_data().price_kind
+    rng = hourly_price_range(gpu, kind, currency=cur, usd_per_eur=rate)  # type: ignore[arg-type]
+    alt_rng = hourly_price_range(alt, kind, currency=cur, usd_per_eur=rate)  # type: ignore[arg-type]
     if rng is None:
         return BudgetLine(item=item, parts=parts, where=where, gpu=gpu, amount=amount), []
     note = None
@@ -120,10 +102,12 @@ def _rental_line(
 def plan_budget(q: BudgetQuery) -> BudgetPlan:
     """Spread a budget over the guide's parts: free tiers first, then rental hours per part, then a reserve."""
     cur, usd_per_eur, assumptions = money_context(q)
-    parts = q.parts or sorted(GUIDE_PARTS)
-    free = [p for p in parts if p in FREE_TIER_PARTS]
-    hopper = [p for p in parts if p in HOPPER_PARTS]
-    shares = SHARES_BOTH if free and hopper else SHARES_FREE_ONLY if free else SHARES_HOPPER_ONLY
+    data = load_budget_data()
+    parts = q.parts or list(data.parts)
+    free = [p for p in parts if p not in data.hopper_parts]
+    hopper = [p for p in parts if p in data.hopper_parts]
+    split = data.shares["both" if free and hopper else "free_only" if free else "hopper_only"]
+    shares = {"comfort": split.comfort, "hopper": split.hopper, "reserve": split.reserve}
     lines: list[BudgetLine] = []
     sources: list[Source] = [CORPUS_QUIZ]
     if free:
@@ -138,14 +122,14 @@ def plan_budget(q: BudgetQuery) -> BudgetPlan:
             )
         )
         line, src = _rental_line(
-            "Comfortable rental hours, no quotas", free, COMFORT_GPU, COMFORT_ALT,
+            "Comfortable rental hours, no quotas", free, data.comfort_gpu, data.comfort_alt,
             q.budget * shares["comfort"], cur, usd_per_eur, "a marketplace such as Vast.ai or RunPod",
         )  # fmt: skip
         lines.append(line)
         sources += src
     if hopper:
         line, src = _rental_line(
-            "Hopper / Blackwell hours (TMA, wgmma, tcgen05, megakernels)", hopper, HOPPER_GPU, HOPPER_ALT,
+            "Hopper / Blackwell hours (TMA, wgmma, tcgen05, megakernels)", hopper, data.hopper_gpu, data.hopper_alt,
             q.budget * shares["hopper"], cur, usd_per_eur, "a GPU cloud (RunPod, Lambda, Vast.ai...)",
         )  # fmt: skip
         lines.append(line)
@@ -158,22 +142,48 @@ def plan_budget(q: BudgetQuery) -> BudgetPlan:
     )
     allocated = sum(line.amount for line in lines[:-1])
     assumptions.append(
-        "Shares follow the guide's 200 € answer: "
+        f"Shares follow the guide's {format_money(data.small_budget, data.small_budget_currency, decimals=0)} answer: "
         + ", ".join(f"{k} {v:.0%}" for k, v in shares.items() if v)
         + "; hours from the guide's indicative hourly ranges (low hours at the high price)."
     )
-    notes = []
-    buy = purchase_price("RTX 5090", "new", currency=cur, usd_per_eur=usd_per_eur)
+    notes: list[str] = []
+    notes_fr: list[str] = []
+    buy = purchase_price(data.learning_card, "new", currency=cur, usd_per_eur=usd_per_eur)
     if buy is not None and q.budget >= buy.low:
         notes.append(
-            f"This budget could buy an RTX 5090 ({format_money(buy.low, cur)} – {format_money(buy.high, cur)}), "
+            f"This budget could buy an {data.learning_card} ({format_money(buy.low, cur)} – {format_money(buy.high, cur)}), "
             "the guide's learning card, but no consumer card has TMA, wgmma or tcgen05: keep hours of "
-            "H100 or B200 rental for parts 4 and 8."
+            f"{data.hopper_gpu} or {data.hopper_alt} rental for parts "
+            + " and ".join(str(p) for p in sorted(data.hopper_parts))
+            + "."
         )
-    elif convert(q.budget, cur, "EUR", usd_per_eur) <= 200:
+        notes_fr.append(
+            f"Ce budget permettrait d'acheter une {data.learning_card} ({format_money(buy.low, cur, 'fr')} – "
+            f"{format_money(buy.high, cur, 'fr')}), la carte d'apprentissage du guide, mais aucune carte grand "
+            f"public n'a TMA, wgmma ou tcgen05 : gardez des heures de {data.hopper_gpu} ou {data.hopper_alt} "
+            "en location pour les parties "
+            + " et ".join(str(p) for p in sorted(data.hopper_parts))
+            + "."
+        )
+    elif convert(q.budget, cur, data.small_budget_currency, usd_per_eur) <= data.small_budget:
+        small = format_money(
+            convert(data.small_budget, data.small_budget_currency, cur, usd_per_eur),
+            cur,
+            decimals=0,
+        )
         notes.append(
-            "Don't buy hardware with this: about 200 € buys an old card (GTX 1660, no tensor cores) "
-            "that would not cover the modern content."
+            f"Don't buy hardware with this: about {small} buys an old card ({data.small_budget_card}, "
+            "no tensor cores) that would not cover the modern content."
+        )
+        small_fr = format_money(
+            convert(data.small_budget, data.small_budget_currency, cur, usd_per_eur),
+            cur,
+            "fr",
+            decimals=0,
+        )
+        notes_fr.append(
+            f"N'achetez pas de matériel avec ça : environ {small_fr} donnent une carte ancienne "
+            f"({data.small_budget_card}, sans tensor cores) qui ne couvrirait pas le contenu moderne."
         )
     hours = [
         f"{line.hours_low:.0f}–{line.hours_high:.0f} h of {line.gpu}"
@@ -195,6 +205,7 @@ def plan_budget(q: BudgetQuery) -> BudgetPlan:
         allocated=allocated,
         left=q.budget - allocated,
         notes=notes,
+        notes_fr=notes_fr,
         summary=summary,
         assumptions=assumptions,
         sources=sources,

@@ -17,7 +17,7 @@ from assistant.knowledge.prices import (
     purchase_price,
 )
 from assistant.knowledge.sources import Source
-from assistant.money import convert, format_money
+from assistant.money import configured_electricity_price, format_money
 from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
     MAX_PRICE,
@@ -139,12 +139,17 @@ def _card_tdp(gpu: str | None) -> float | None:
 
 def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     """Break-even in hours and months at `hours_per_day` between buying a card and renting one."""
-    from assistant.settings import get_settings
-
     cur, usd_per_eur, assumptions = money_context(q)
     sources: list[Source] = []
     base = {"currency": cur, "usd_per_eur": usd_per_eur, "hours_per_day": q.hours_per_day}
     name = canonical_gpu(q.gpu) if q.gpu else None
+    known_price = (
+        purchase_price(q.gpu, q.condition, currency=cur, usd_per_eur=usd_per_eur)
+        if q.gpu is not None and q.purchase_price is None
+        else None
+    )
+    if known_price is not None and name is None:
+        name = known_price.gpu  # a card the price data knows though the catalog does not
     if q.gpu is not None and name is None and (q.purchase_price is None or q.rent_rate is None):
         return RentVsBuy(
             found=False, message=f"Unknown GPU {q.gpu!r}.", suggestions=gpu_suggestions(q.gpu),
@@ -152,8 +157,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         )  # fmt: skip
     price = q.purchase_price
     if price is None:
-        assert q.gpu is not None
-        found = purchase_price(q.gpu, q.condition, currency=cur, usd_per_eur=usd_per_eur)
+        found = known_price
         if found is None:
             return RentVsBuy(
                 gpu=name, found=False, message=f"No purchase price for {name}; give purchase_price.",
@@ -186,14 +190,13 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
             if power
             else "Power: unknown, so electricity is not counted (give power_w)."
         )
-    settings = get_settings()
     kwh_price = q.electricity_price_per_kwh
-    if kwh_price is None:
-        kwh_price = convert(settings.electricity_price_per_kwh, settings.currency, cur, usd_per_eur)  # type: ignore[arg-type]
-        assumptions.append(
-            f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh "
-            "(configurable with GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
-        )
+    if kwh_price is None:  # a Python caller that gave none: the configured price
+        kwh_price = configured_electricity_price(cur, usd_per_eur)
+    assumptions.append(
+        f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh (the question's, else "
+        "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+    )
     if q.resale_value is not None:
         resale = min(q.resale_value, price)
     elif q.resale_fraction is not None:

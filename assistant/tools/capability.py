@@ -59,6 +59,20 @@ class CapabilityVerdict(BaseModel):
     corpus_note: str | None = Field(default=None, description="Where the guide says otherwise")
     suggestions: list[str] = Field(default_factory=list, description="Near names when unknown")
     cheapest_alternative: str | None = None
+    instead: str | None = Field(
+        default=None,
+        description="For an AMD, Intel or Apple card: the stack to use instead of CUDA "
+        "(ROCm/HIP, oneAPI/SYCL and PyTorch XPU, Metal/MPS/MLX)",
+    )
+    instead_fr: str | None = Field(default=None, description="The same advice in French")
+    guide_fit: str | None = Field(
+        default=None, description="What of the guide such a card can follow"
+    )
+    guide_fit_fr: str | None = None
+    gfx_target: str | None = Field(default=None, description="An AMD card's LLVM gfx target")
+    rocm_supported: bool | None = Field(
+        default=None, description="An AMD card is in AMD's ROCm support tables (Linux or Windows)"
+    )
     compute_capability: str | None = None
     arch_target: str | None = None
     sources: list[Source] = Field(default_factory=list)
@@ -82,7 +96,10 @@ def check_capability(query: CapabilityQuery) -> CapabilityVerdict:
             topic=topic.key if topic else query.topic,
             topic_name=topic.name if topic else None,
             verdict="unknown",
-            reasons=[f"'{query.gpu}' is not in the GPU catalog, so no figures are given for it."],
+            reasons=[
+                f"'{query.gpu}' is not in the GPU catalog (curated or long tail), so no figures "
+                "are given for it."
+            ],
             suggestions=list(match.suggestions) or list(match.alternatives),
         )
     card = match.gpu
@@ -96,7 +113,15 @@ def check_capability(query: CapabilityQuery) -> CapabilityVerdict:
             compute_capability=card.compute_capability,
             arch_target=card.arch_target,
         )
-    return assess(card, topic)
+    verdict = assess(card, topic)
+    if card.vendor != "nvidia":
+        verdict = _with_stack(card, topic, verdict)
+    if not card.curated:
+        note = (
+            f"{card.name} is not in the curated catalog: its figures come from {card.provenance}."
+        )
+        verdict = verdict.model_copy(update={"reasons": [*verdict.reasons, note]})
+    return verdict
 
 
 def assess(card: Any, topic: Topic) -> CapabilityVerdict:
@@ -244,6 +269,53 @@ def _other_vendor(
         cheapest_alternative=topic.cheapest_alternative,
         sources=dedupe_sources([*sources, *_card_sources(card)]),
     )
+
+
+def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> CapabilityVerdict:
+    """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target and ROCm support
+    (AMD), and what of the guide it can follow."""
+    from assistant.knowledge.stacks import load_stacks, rocm_status
+
+    stack = load_stacks().get(card.vendor)
+    if stack is None:
+        return verdict
+    reasons = list(verdict.reasons)
+    sources = list(verdict.sources)
+    update: dict[str, Any] = {
+        "instead": stack.instead_en,
+        "instead_fr": stack.instead_fr,
+        "guide_fit": stack.guide_en,
+        "guide_fit_fr": stack.guide_fr,
+    }
+    if card.vendor not in topic.vendors:
+        reasons.append(f"Instead of CUDA ({stack.name}): {stack.instead_en}")
+        reasons.append(stack.guide_en)
+        sources.extend(stack.sources)
+    if card.vendor == "amd":
+        status = rocm_status(card)
+        update["gfx_target"] = status.target
+        update["rocm_supported"] = status.rocm_linux or status.hip_sdk_windows
+        if status.target:
+            where = [
+                w
+                for w, ok in (
+                    ("Linux", status.rocm_linux),
+                    ("Windows HIP SDK", status.hip_sdk_windows),
+                )
+                if ok
+            ]
+            line = f"{card.name} compiles as {status.target}"
+            if where:
+                line += f"; AMD's ROCm support tables list it ({', '.join(where)})."
+            else:
+                line += f". {stack.unsupported_en or ''}".rstrip()
+            reasons.append(line)
+        elif stack.unsupported_en:
+            reasons.append(stack.unsupported_en)
+        sources.extend(status.sources)
+    update["reasons"] = reasons
+    update["sources"] = dedupe_sources(sources)
+    return verdict.model_copy(update=update)
 
 
 def _corpus_note(topic: Topic, cc: str | None, support: dict[str, FeatureSupport]) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
+from assistant.knowledge.budget_data import load_budget_data
 from assistant.knowledge.prices import (
     Kind,
     canonical_gpu,
@@ -209,6 +210,7 @@ class ForgottenCost(RentCost):
 
     gpu_count: int = 1
     corpus_note: str | None = None
+    corpus_note_fr: str | None = Field(default=None, description="The corpus note in French")
 
 
 def forgotten_instance(q: ForgottenQuery) -> ForgottenCost:
@@ -243,12 +245,25 @@ def forgotten_instance(q: ForgottenQuery) -> ForgottenCost:
                 else "."
             )
         )
-    if result.gpu and result.gpu.upper().startswith("H100"):
-        corpus_usd = 400.0
+    guide = load_budget_data()
+    if result.gpu and canonical_gpu(result.gpu) == canonical_gpu(guide.forgotten_gpu):
+        said = format_money(guide.forgotten_amount, guide.forgotten_currency, decimals=0)
+        mine = convert(
+            guide.forgotten_amount, guide.forgotten_currency, result.currency, result.usd_per_eur
+        )
+        per_hour = format_money(
+            guide.forgotten_amount / guide.forgotten_hours, guide.forgotten_currency, decimals=1
+        )
         result.corpus_note = (
-            "The guide calls a forgotten H100 over a weekend the costliest mistake: about 400 $ "
-            f"(≈ {format_money(convert(corpus_usd, 'USD', result.currency, result.usd_per_eur), result.currency)}), "
-            "i.e. about 8.3 $/h over 48 h, a hyperscaler on-demand price."
+            f"The guide calls a forgotten {guide.forgotten_gpu} over a weekend the costliest mistake: about {said} "
+            f"(≈ {format_money(mine, result.currency)}), i.e. about {per_hour}/h over "
+            f"{guide.forgotten_hours:g} h, a hyperscaler on-demand price."
+        )
+        result.corpus_note_fr = (
+            f"Le guide cite environ {format_money(guide.forgotten_amount, guide.forgotten_currency, 'fr', decimals=0)} "
+            f"pour une {guide.forgotten_gpu} oubliée un week-end (≈ {format_money(mine, result.currency, 'fr')}), "
+            f"soit environ {format_money(guide.forgotten_amount / guide.forgotten_hours, guide.forgotten_currency, 'fr', decimals=1)}/h "
+            f"sur {guide.forgotten_hours:g} h, un tarif à la demande d'hyperscaler : l'erreur la plus coûteuse."
         )
         result.sources.append(CORPUS_PITFALLS)
     return result

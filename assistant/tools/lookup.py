@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import AliasChoices, BaseModel, Field
 
 from assistant.knowledge.gpus import GpuCard
 from assistant.knowledge.matching import match_gpu
@@ -15,10 +15,12 @@ from assistant.knowledge.sources import Source
 class GpuQuery(BaseModel):
     """Which GPU to look up."""
 
-    name: str = Field(
+    gpu: str = Field(
         min_length=1,
         max_length=200,
-        description="GPU name as a person writes it, e.g. 'RTX 4090', 'my 4090', 'H100 SXM5', 'A100 80GB'",
+        validation_alias=AliasChoices("gpu", "name"),
+        description="GPU name as a person writes it, e.g. 'RTX 4090', 'my 4090', 'H100 SXM5', "
+        "'A100 80GB', '1080ti', 'RX 7900 XTX', 'M3 Max', '8x A100'",
     )
 
 
@@ -29,6 +31,15 @@ class GpuLookup(BaseModel):
     query: str
     gpu: GpuCard | None = None
     matched_alias: str | None = None
+    count: int = Field(default=1, description="How many of the card the query named ('8x A100')")
+    curated: bool | None = Field(
+        default=None,
+        description="True: figures checked against vendor documents; False: long-tail card whose "
+        "figures come from the TechPowerUp database (see provenance)",
+    )
+    provenance: str | None = Field(
+        default=None, description="Where an uncurated card's figures come from"
+    )
     alternatives: list[str] = Field(
         default_factory=list, description="Other variants of a short name"
     )
@@ -36,9 +47,23 @@ class GpuLookup(BaseModel):
         default_factory=list,
         description="CUDA feature support of the card (wgmma, tcgen05, TMA...)",
     )
+    sm_limits: dict[str, Any] | None = Field(
+        default=None,
+        description="Per-SM limits of the card's compute capability (shared memory, threads, "
+        "registers), from the CUDA Programming Guide tables",
+    )
     suggestions: list[str] = Field(default_factory=list)
     message: str
     sources: list[Source] = Field(default_factory=list)
+
+
+def _sm_limits(card: GpuCard) -> dict[str, Any] | None:
+    if card.vendor != "nvidia" or not card.compute_capability:
+        return None
+    from assistant.knowledge.features import sm_limits
+
+    limits = sm_limits(card.compute_capability)
+    return limits.model_dump(mode="json") if limits else None
 
 
 def _features(card: GpuCard) -> list[dict[str, Any]]:
@@ -54,31 +79,47 @@ def _not_found(query: str, suggestions: list[str]) -> str:
     return f"'{query}' is not in the GPU catalog.{hint}"
 
 
+def not_curated_note(card: GpuCard) -> str:
+    """The sentence an answer adds for a long-tail card."""
+    return (
+        f"{card.name} is not in the curated catalog: its figures come from {card.provenance} "
+        "and were not checked against the vendor's documents."
+    )
+
+
 def lookup_gpu(query: GpuQuery) -> GpuLookup:
     """Look up one GPU by name (tolerant of 'my 4090', 'rtx4090', 'RTX 3060 12 Go'). Returns its
     compute capability, VRAM, bandwidth, SMs, shared memory, tensor TFLOPS, power, CUDA feature
     support and sources; for an unknown name, found=false and the nearest catalog names."""
-    m = match_gpu(query.name)
+    m = match_gpu(query.gpu)
     if m.gpu is None:
         return GpuLookup(
             found=False,
-            query=query.name,
+            query=query.gpu,
             suggestions=m.suggestions,
-            message=_not_found(query.name, m.suggestions),
+            message=_not_found(query.gpu, m.suggestions),
         )
     card = m.gpu
     msg = f"{card.name}: {_summary(card)}."
+    if m.count > 1:
+        msg = f"{m.count} × {msg}"
     if m.alternatives:
         msg += f" Other variants: {', '.join(m.alternatives)}."
     if card.corpus_note:
         msg += f" Note: {card.corpus_note}"
+    if not card.curated:
+        msg += " " + not_curated_note(card)
     return GpuLookup(
         found=True,
-        query=query.name,
+        query=query.gpu,
         gpu=card,
         matched_alias=m.matched_alias,
+        count=m.count,
+        curated=card.curated,
+        provenance=card.provenance,
         alternatives=m.alternatives,
         features=_features(card),
+        sm_limits=_sm_limits(card),
         message=msg,
         sources=list(card.sources),
     )
@@ -125,10 +166,11 @@ COMPARED_FIELDS: tuple[tuple[str, str, str, bool | None], ...] = (
 class GpuComparisonQuery(BaseModel):
     """Two or more GPUs to compare side by side."""
 
-    names: list[str] = Field(
+    gpus: list[str] = Field(
         min_length=2,
         max_length=8,
-        description="GPU names as people write them, e.g. ['RTX 3090', 'RTX 4090']",
+        validation_alias=AliasChoices("gpus", "names"),
+        description="GPU names as people write them, e.g. ['RTX 3090', 'RTX 4090', 'RX 7900 XTX']",
     )
 
 
@@ -166,7 +208,7 @@ def compare_gpus(query: GpuComparisonQuery) -> GpuComparison:
     Unknown names are reported with near names instead of being guessed."""
     cards: list[GpuCard] = []
     unknown: list[UnknownGpu] = []
-    for name in query.names:
+    for name in query.gpus:
         m = match_gpu(name)
         if m.gpu is None:
             unknown.append(UnknownGpu(name=name, suggestions=m.suggestions))
@@ -181,6 +223,9 @@ def compare_gpus(query: GpuComparisonQuery) -> GpuComparison:
         parts.append(f"Only one known card ({cards[0].name}); nothing to compare it with.")
     for u in unknown:
         parts.append(_not_found(u.name, u.suggestions))
+    for card in cards:
+        if not card.curated:
+            parts.append(not_curated_note(card))
     sources: list[Source] = []
     for card in cards:
         sources.extend(s for s in card.sources if s not in sources)

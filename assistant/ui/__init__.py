@@ -1,1 +1,1 @@
-"""The doors: Gradio chat, notebook display, Discord bot. They only convert between people and ask()."""
+"""The interfaces: Gradio chat, notebook display, Discord bot. They only convert between people and ask()."""

@@ -17,7 +17,7 @@ The client is an `AutoShardedClient`: Discord tells it how many shards to open, 
 process serves many servers. No message can ping anyone: allowed mentions are off on the
 client and on every send.
 
-The handlers are plain async functions of (interaction | message, door) so tests can drive
+The handlers are plain async functions of (interaction | message, context) so tests can drive
 them with fake objects.
 """
 
@@ -47,7 +47,14 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 TOKEN_VARIABLES = ("GPU_ADVISOR_DISCORD_TOKEN", "DISCORD_TOKEN")
-__all__ = ["Door", "build_client", "handle_ask", "handle_mention", "mention_question", "run_bot"]
+__all__ = [
+    "BotContext",
+    "build_client",
+    "handle_ask",
+    "handle_mention",
+    "mention_question",
+    "run_bot",
+]
 
 
 class MissingTokenError(RuntimeError):
@@ -76,7 +83,7 @@ def no_mentions() -> discord.AllowedMentions:
 
 
 @dataclass
-class Door:
+class BotContext:
     """What the handlers share: the backend, the answer function, the per-user limit and the
     cache of messages read for conversations."""
 
@@ -138,23 +145,23 @@ def _send_kwargs(reply: Reply) -> dict[str, Any]:
 
 
 async def _answer_replies(
-    door: Door, question: str, history: list[dict[str, str]] | None = None, lead: str = ""
+    context: BotContext, question: str, history: list[dict[str, str]] | None = None, lead: str = ""
 ) -> list[Reply]:
     """The answer as messages, computed off the event loop; a polite line if it fails."""
     try:
-        answer = await asyncio.to_thread(door.answer, question, history)
+        answer = await asyncio.to_thread(context.answer, question, history)
     except Exception as exc:
         log.warning("discord answer failed: %s", redact(f"{type(exc).__name__}: {exc}"))
         return [Reply(limits.ERROR_TEXT[limits.guess_language(question)])]
     return answer_replies(answer, MESSAGE_LIMIT, lead=lead)
 
 
-async def handle_ask(interaction: Any, question: str, door: Door) -> None:
+async def handle_ask(interaction: Any, question: str, context: BotContext) -> None:
     """`/ask question`: refuse politely (only the asker sees it), or defer within Discord's
     3-second window, then send the answer as follow-ups. The first follow-up opens with the
     question, so that a reply to the answer can continue the conversation."""
     question = question or ""
-    refusal = door.refusal(question, interaction.user.id)
+    refusal = context.refusal(question, interaction.user.id)
     if refusal is not None:
         await interaction.response.send_message(
             refusal, ephemeral=True, allowed_mentions=no_mentions()
@@ -165,7 +172,7 @@ async def handle_ask(interaction: Any, question: str, door: Door) -> None:
     except Exception as exc:  # the interaction expired or was already answered
         log.warning("discord defer failed: %s", redact(f"{type(exc).__name__}: {exc}"))
         return
-    for reply in await _answer_replies(door, question, lead=ask_lead(question)):
+    for reply in await _answer_replies(context, question, lead=ask_lead(question)):
         try:
             await interaction.followup.send(reply.content, **_send_kwargs(reply))
         except Exception as exc:  # an expired interaction or a network error: stop quietly
@@ -173,7 +180,7 @@ async def handle_ask(interaction: Any, question: str, door: Door) -> None:
             return
 
 
-async def handle_mention(message: Any, bot_user: Any, door: Door) -> None:
+async def handle_mention(message: Any, bot_user: Any, context: BotContext) -> None:
     """Answer a message that @mentions the bot (a reply to the bot's answer does, through its
     reply ping), as a reply that pings nobody; the reply chain or thread is the history. The
     pieces of a split answer each reply to the previous one, so the chain keeps them together."""
@@ -183,15 +190,15 @@ async def handle_mention(message: Any, bot_user: Any, door: Door) -> None:
     if author.id == bot_user.id or not any(u.id == bot_user.id for u in message.mentions):
         return
     question = mention_question(message.content)
-    refusal = door.refusal(question, author.id)
+    refusal = context.refusal(question, author.id)
     if refusal is not None:
         await message.reply(refusal, mention_author=False, allowed_mentions=no_mentions())
         return
     async with message.channel.typing():
         history = await conversation_history(
-            message, bot_user.id, max_turns=door.max_turns, cache=door.cache
+            message, bot_user.id, max_turns=context.max_turns, cache=context.cache
         )
-        replies = await _answer_replies(door, question, history)
+        replies = await _answer_replies(context, question, history)
     target = message
     try:
         for reply in replies:
@@ -200,12 +207,12 @@ async def handle_mention(message: Any, bot_user: Any, door: Door) -> None:
         log.warning("discord reply failed: %s", redact(f"{type(exc).__name__}: {exc}"))
 
 
-def build_client(door: Door | None = None) -> discord.AutoShardedClient:
+def build_client(context: BotContext | None = None) -> discord.AutoShardedClient:
     """The sharded client with `/ask` registered and mentions answered."""
     import discord
     from discord import app_commands
 
-    shared = door or Door()
+    shared = context or BotContext()
     intents = discord.Intents.default()  # no privileged intent (see the module docstring)
 
     class AdvisorBot(discord.AutoShardedClient):
@@ -238,4 +245,4 @@ def run_bot(backend: str | None = None) -> None:
     from assistant.log import setup_logging
 
     setup_logging()
-    build_client(Door(backend=backend)).run(token, log_handler=None)
+    build_client(BotContext(backend=backend)).run(token, log_handler=None)

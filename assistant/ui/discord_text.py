@@ -28,6 +28,7 @@ class Piece:
 
     @property
     def text(self) -> str:
+        """The piece as sent: head, body and tail."""
         return self.head + self.body + self.tail
 
 

@@ -23,8 +23,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger, redact
+from assistant.tools.probe.markdown import probe_markdown
 from assistant.ui import limits
-from assistant.ui.render import ChatDict, TurnView, history_for_ask, probe_markdown
+from assistant.ui.render import ChatDict, TurnView, history_for_ask
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -67,6 +68,7 @@ class ChatService:
         self.limiter = limits.RateLimiter(settings.chat_rate_per_minute)
 
     def backend_label(self) -> str:
+        """The backend's name as the page shows it (never with a key)."""
         from assistant.agent.backends import BackendError, normalize_backend
 
         try:

@@ -1,4 +1,4 @@
-"""Edge limits shared by the doors: a per-key token bucket and the message-length check.
+"""Edge limits shared by the interfaces: a per-key token bucket and the message-length check.
 
 The buckets live in the process that serves the request. They hold no conversation, so
 any replica can answer any user; behind several replicas each one limits on its own.
@@ -72,10 +72,12 @@ class RateLimiter:
 
 
 def rate_message(wait_s: float, language: str = "en") -> str:
+    """The polite refusal for a sender who must wait `wait_s` seconds."""
     return RATE_TEXT.get(language, RATE_TEXT["en"]).format(seconds=max(1, round(wait_s + 0.49)))
 
 
 def length_message(length: int, limit: int, language: str = "en") -> str:
+    """The polite refusal for a message of `length` characters over `limit`."""
     text = LENGTH_TEXT.get(language, LENGTH_TEXT["en"]).format(length=length, limit=limit)
     return text.replace(",", " ") if language == "fr" else text
 

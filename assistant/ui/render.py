@@ -11,12 +11,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from assistant.answer import Answer, StreamEvent, ToolCall
-
-if TYPE_CHECKING:
-    from assistant.tools.probe import ProbeReport
 
 ChatDict = dict[str, Any]
 
@@ -120,6 +117,8 @@ def source_entries(answer: Answer, snippets: bool = True) -> list[str]:
     entries: list[str] = []
     for cite in answer.citations:
         entry = f"*{cite.document}* — {cite.section}"
+        if cite.url:
+            entry += f" ({cite.url})"
         if snippets and cite.snippet.strip():
             entry += f"\n   > {_clip(cite.snippet)}"
         entries.append(entry)
@@ -133,6 +132,7 @@ def sources_markdown(answer: Answer, snippets: bool = True) -> str:
 
 
 def source_count(answer: Answer, snippets: bool = True) -> int:
+    """How many sources `sources_markdown` lists for this answer."""
     return len(source_entries(answer, snippets))
 
 
@@ -146,6 +146,7 @@ def sources_message(answer: Answer) -> ChatDict | None:
 
 
 def backend_badge(backend: str, elapsed_ms: float | None = None) -> str:
+    """The small line under an answer naming its backend (and its time)."""
     timing = f" · {elapsed_ms / 1000:.1f} s" if elapsed_ms is not None else ""
     return f"{BADGE_PREFIX}{backend}{timing}</sub>"
 
@@ -187,6 +188,7 @@ class TurnView:
         self.answer: Answer | None = None
 
     def add(self, event: StreamEvent) -> None:
+        """Fold one stream event into the turn."""
         if event.kind == "tool_call" and event.tool_call is not None:
             self.steps.append(tool_step_message(event.tool_call, self.language))
         elif event.kind == "text" and event.text:
@@ -197,6 +199,7 @@ class TurnView:
             self.answer = event.answer
 
     def messages(self) -> list[ChatDict]:
+        """The chat messages of the turn so far (the final ones once it is done)."""
         if self.answer is not None:
             answer = self.answer.model_copy(
                 update={"notices": list(dict.fromkeys([*self.notices, *self.answer.notices]))}
@@ -210,6 +213,7 @@ class TurnView:
 
     @property
     def final_text(self) -> str:
+        """The answer's text: the final answer's once done, else what streamed."""
         return self.answer.text if self.answer is not None else self.text
 
 
@@ -252,32 +256,3 @@ def history_for_ask(chat: Sequence[Any]) -> list[dict[str, str]]:
         if text:
             turns.append({"role": role, "content": text})
     return turns
-
-
-def probe_markdown(report: ProbeReport) -> str:
-    """A probe report for people: one line per GPU, or why none was found and what to do."""
-    lines = [f"**GPU probe** — {report.summary}", ""]
-    if report.gpus:
-        lines += ["| # | GPU | memory | CC | driver | catalog |", "|---|---|---|---|---|---|"]
-        for gpu in report.gpus:
-            memory = f"{gpu.memory_total_gb:.1f} GB" if gpu.memory_total_gb is not None else "?"
-            catalog = gpu.catalog_match.name if gpu.catalog_match else "—"
-            lines.append(
-                f"| {gpu.index} | {gpu.name or '?'} | {memory} | {gpu.compute_capability or '?'} "
-                f"| {gpu.driver_version or '?'} | {catalog} |"
-            )
-            if gpu.error:
-                lines.append(f"|   | ⚠️ {gpu.error} | | | | |")
-    else:
-        tried = ", ".join(f"{a.method} ({a.detail})" for a in report.attempts if a.detail)
-        if tried:
-            lines.append(f"Tried: {tried}.")
-        if report.hint:
-            lines += ["", report.hint]
-    for warning in report.warnings:
-        lines += ["", f"> ⚠️ {warning}"]
-    lines += [
-        "",
-        f"<sub>{report.platform}" + (f" · via {report.method}" if report.method else "") + "</sub>",
-    ]
-    return "\n".join(lines)

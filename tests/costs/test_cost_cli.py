@@ -103,7 +103,7 @@ def test_buy_storage_forgotten(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == 0 and json.loads(out)["cost"] == pytest.approx(4 / 3)
     code, out, _ = run(capsys, "cost", "forgotten", "H100", "--currency", "USD")
-    assert code == 0 and "400 $" in out
+    assert code == 0 and "about $400" in out and "$8.3/h over 48 h" in out
 
 
 @pytest.mark.parametrize("name", ["rent", "spot", "buy", "forgotten", "storage", "budget"])

@@ -81,7 +81,8 @@ def test_forgotten_h100_weekend() -> None:
     assert r.cost_high == pytest.approx(48 * 11.06)  # GCP on-demand per GPU
     assert r.cost_typical == pytest.approx(48 * 3.99)
     assert r.cost_low < 400 < r.cost_high
-    assert r.corpus_note is not None and "400 $" in r.corpus_note
+    assert r.corpus_note is not None and "about $400" in r.corpus_note
+    assert r.corpus_note_fr is not None and "400\u00a0$" in r.corpus_note_fr
     # at AWS's on-demand 6.88 $/h a 60-hour weekend (Friday evening to Monday morning) is ~413 $
     assert forgotten_instance(
         ForgottenQuery(rate_per_hour=6.88, hours=60, **USD)

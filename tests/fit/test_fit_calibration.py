@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -71,3 +72,13 @@ def test_calibration_script_prints_json(capsys: pytest.CaptureFixture[str]) -> N
     assert len(out["rows"]) == len(ROWS)
     assert module.main([]) == 0
     assert "not comparable" in capsys.readouterr().out
+
+
+def test_docs_state_the_current_calibration() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "fit.md").read_text(encoding="utf-8")
+    rows = [r for r in calibrate() if r.within is not None]
+    worst = max(abs(r.error_pct or 0.0) for r in rows)
+    line = f"{sum(1 for r in rows if r.within)}/{len(rows)} comparable rows within tolerance; largest error {worst:.1f} %."
+    assert line in doc
+    for row in rows:
+        assert f"| {row.id} |" in doc

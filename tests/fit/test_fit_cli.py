@@ -57,7 +57,7 @@ def test_free_question_in_french_with_task_and_card(capsys: pytest.CaptureFixtur
 
 
 def test_human_output_has_breakdown_and_assumptions(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "fit", "flux", "dev", "--vram", "24")
+    code, out, _ = run(capsys, "fit", "flux", "dev", "--vram", "24", "--precision", "bf16")
     assert code == 0
     assert "does not fit" in out and "What would change it:" in out
     assert "precision nf4" in out and "Assumptions:" in out and "Nearest measured:" in out
@@ -139,3 +139,27 @@ def test_gpu_count_in_a_question_but_not_in_a_model_name(
     _, out, _ = run(capsys, "fit", "mixtral 8x7b on a 4090", "--json")
     data = json.loads(out)
     assert (data["model"], data["query"]["num_gpus"]) == ("Mixtral 8x7B", 1)
+
+
+def test_several_cards_flag_and_question(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "fit", "Llama 2 70B", "--cards", "4x A10G", "--precision", "fp16", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "does_not_fit"
+    assert data["multi_gpu"]["cards"] == 4 and data["multi_gpu"]["total_vram_gb"] == 96
+    code, out, _ = run(capsys, "fit", "llama 3 70b on a 3090 + a 4090 in int4", "--json")
+    data = json.loads(out)
+    assert data["query"]["gpus"] == ["GeForce RTX 3090", "GeForce RTX 4090"]
+    assert [c["gpu"] for c in data["cards"]] == ["GeForce RTX 3090", "GeForce RTX 4090"]
+    code, out, _ = run(capsys, "fit", "Llama 3.1 8B", "--cards", "2x RTX 3060", "--replicate")
+    assert code == 0 and "One copy per card" in out and "Cards:" in out
+
+
+def test_human_output_shows_the_side_by_side_and_the_precision_check(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "fit", "qwen3 14b", "--gpu", "A10G")
+    assert code == 0 and "Side by side" in out and "Formula:" in out
+    code, out, _ = run(capsys, "fit", "llama 3.1 8b", "--gpu", "A100 40GB", "--precision", "fp8")
+    assert code == 0 and "Precision on A100 40GB" in out and "bf16 or int8" in out

@@ -97,7 +97,7 @@ def test_qlora_8b_fits_a_12gb_card_and_full_does_not() -> None:
 
 
 def test_flux_on_24gb_follows_the_measured_data() -> None:
-    bf16 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090"))
+    bf16 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090", precision="bf16"))
     assert bf16.task == "image_generation"
     p = parts(bf16)
     assert p["weights"] == round(11.906e9 * 2 / GB, 3)
@@ -111,7 +111,9 @@ def test_flux_on_24gb_follows_the_measured_data() -> None:
     nf4 = estimate_fit(FitQuery(model="flux dev", gpu="RTX 4090", precision="nf4"))
     assert nf4.verdict == "fits"
     assert nf4.nearest_measured is not None and nf4.nearest_measured.id == "flux-dev-nf4-4090"
-    offload = estimate_fit(FitQuery(model="flux dev", vram_gb=24, offload="model"))
+    offload = estimate_fit(
+        FitQuery(model="flux dev", vram_gb=24, offload="model", precision="bf16")
+    )
     assert offload.verdict == "does_not_fit"  # the bf16 transformer alone is 22.2 GB
     assert any("activations assumed unchanged" in a for a in offload.assumptions)
 
@@ -187,9 +189,10 @@ def test_no_card_gives_total_and_unknown_verdict() -> None:
 
 def test_tight_band() -> None:
     # 16.72 GB on a 20 GB card: 83.6%, under 90% -> fits; on 18 GB: 92.9% -> tight
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=20)).verdict == "fits"
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=18)).verdict == "tight"
-    assert estimate_fit(FitQuery(model="llama 3 8b", vram_gb=16)).verdict == "does_not_fit"
+    bf16 = {"model": "llama 3 8b", "precision": "bf16"}
+    assert estimate_fit(FitQuery(**bf16, vram_gb=20)).verdict == "fits"
+    assert estimate_fit(FitQuery(**bf16, vram_gb=18)).verdict == "tight"
+    assert estimate_fit(FitQuery(**bf16, vram_gb=16)).verdict == "does_not_fit"
 
 
 def test_helpers_for_recommend() -> None:
@@ -209,7 +212,8 @@ def test_several_gpus_split_the_model_and_report_per_gpu() -> None:
     assert p2["weights"] == round(p1["weights"] / 2, 3)
     assert p2["kv_cache"] == round(p1["kv_cache"] / 2, 3)
     assert p2["activations"] == p1["activations"] and p2["overhead"] == 1.0
-    assert "per GPU" in two.message and any("per GPU" in a for a in two.assumptions)
+    assert "on the fullest card" in two.message and any("per GPU" in a for a in two.assumptions)
+    assert any(a.startswith("VRAM is not one pool") for a in two.assumptions)
 
 
 def test_null_settings_from_a_tool_call_mean_defaults() -> None:

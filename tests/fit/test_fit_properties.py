@@ -88,3 +88,42 @@ def test_valid_queries_never_crash(
     assert result.total_gb == pytest.approx(sum(line.gb for line in result.breakdown), abs=0.01)
     assert result.verdict in ("fits", "tight", "does_not_fit", "unknown")
     assert result.assumptions and result.sources
+
+
+RANK = {"does_not_fit": 0, "unknown": 1, "tight": 2, "fits": 3}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    model=st.sampled_from(["llama 3 8b", "70B", "qwen3 14b", "mixtral", "flux dev", "gemma 3 4b"]),
+    precision=st.sampled_from([None, "bf16", "fp8", "q4_k_m", "nf4"]),
+    vram=st.floats(min_value=2, max_value=200),
+    extra=st.floats(min_value=0.5, max_value=200),
+)
+def test_more_vram_never_turns_fit_into_no_fit(
+    model: str, precision: str | None, vram: float, extra: float
+) -> None:
+    small = estimate_fit(FitQuery(model=model, precision=precision, vram_gb=vram))
+    big = estimate_fit(FitQuery(model=model, precision=precision, vram_gb=vram + extra))
+    if small.verdict == "fits":
+        assert big.verdict == "fits"
+    if small.verdict != "unknown" and big.verdict != "unknown":
+        assert RANK[big.verdict] >= RANK[small.verdict]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    model=st.sampled_from(["Llama 3.1 70B", "Llama 2 70B", "Qwen3 235B-A22B", "Mixtral 8x22B"]),
+    precision=st.sampled_from(["bf16", "int8", "q4_k_m"]),
+    card=st.sampled_from(["A10G", "RTX 3090", "L40S", "A100 80GB SXM4"]),
+    n=st.integers(min_value=1, max_value=7),
+)
+def test_more_cards_never_hold_less(model: str, precision: str, card: str, n: int) -> None:
+    fewer = estimate_fit(FitQuery(model=model, precision=precision, gpu=card, num_gpus=n))
+    more = estimate_fit(FitQuery(model=model, precision=precision, gpu=card, num_gpus=n + 1))
+    assert fewer.total_gb is not None and more.total_gb is not None
+    assert more.total_gb <= fewer.total_gb  # the fullest card holds less
+    if n > 1:
+        assert more.multi_gpu is not None and fewer.multi_gpu is not None
+        assert more.multi_gpu.total_vram_gb > fewer.multi_gpu.total_vram_gb
+    assert RANK[more.verdict] >= RANK[fewer.verdict]

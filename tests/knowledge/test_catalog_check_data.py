@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from types import ModuleType
@@ -33,6 +34,24 @@ def test_check_data_json() -> None:
     assert data["ok"] is True
     catalog = data["loaders"]["assistant.knowledge.gpus.load_catalog"]
     assert catalog == {"ok": True, "counts": {"gpus": len(load_catalog().gpus)}}
+    layers = data["loaders"]["gpu layers (curated + long tail)"]
+    assert layers["ok"] is True
+    assert layers["counts"]["curated"] == len(load_catalog().gpus)
+    assert layers["counts"]["long_tail"] > 1000
+
+
+def test_gpu_layers_fail_on_a_curated_card_served_from_the_long_tail(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from assistant.knowledge import longtail
+
+    tail = longtail.load_long_tail()
+    b200 = next(c for c in load_catalog().gpus if c.name == "B200")
+    leaked = tail.model_copy(update={"cards": [*tail.cards, b200]})
+    monkeypatch.setattr(longtail, "load_long_tail", lambda: leaked)
+    result = _module().check_gpu_layers()
+    assert result["ok"] is False
+    assert "also served from the long tail: ['B200']" in result["error"]
 
 
 def test_discovers_catalog_loader() -> None:
@@ -52,4 +71,4 @@ def test_failing_loader_is_reported(
     monkeypatch.setattr(module, "discover_loaders", lambda: [("fake.load_broken", broken)])
     assert module.main([]) == 1
     out = capsys.readouterr().out
-    assert "FAIL  fake.load_broken  ValueError: gpus.toml row 3: bad" in out
+    assert re.search(r"^FAIL  fake\.load_broken +ValueError: gpus\.toml row 3: bad$", out, re.M)

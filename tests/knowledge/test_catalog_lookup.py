@@ -55,11 +55,11 @@ def test_empty_name_is_a_validation_error() -> None:
 
 def test_compare_needs_two_names() -> None:
     with pytest.raises(ValidationError):
-        GpuComparisonQuery(names=["4090"])
+        GpuComparisonQuery(gpus=["4090"])
 
 
 def test_compare_3090_4090() -> None:
-    c = compare_gpus(GpuComparisonQuery(names=["a used 3090", "RTX 4090"]))
+    c = compare_gpus(GpuComparisonQuery(gpus=["a used 3090", "RTX 4090"]))
     assert [card.name for card in c.cards] == ["GeForce RTX 3090", "GeForce RTX 4090"]
     assert c.unknown == []
     rows = {row.field: row for row in c.rows}
@@ -75,7 +75,7 @@ def test_compare_3090_4090() -> None:
 
 
 def test_compare_notes_more_vram() -> None:
-    c = compare_gpus(GpuComparisonQuery(names=["RTX 4090", "RTX 5090", "H100"]))
+    c = compare_gpus(GpuComparisonQuery(gpus=["RTX 4090", "RTX 5090", "H100"]))
     assert "H100 SXM5 80GB has the most VRAM: 80 GB (2.5× the next)." in c.notes
     assert any(
         n.startswith("H100 SXM5 80GB has the highest compute capability") is False for n in c.notes
@@ -84,7 +84,7 @@ def test_compare_notes_more_vram() -> None:
 
 
 def test_compare_with_unknown_name() -> None:
-    c = compare_gpus(GpuComparisonQuery(names=["4090", "RTX 9090", "3090"]))
+    c = compare_gpus(GpuComparisonQuery(gpus=["4090", "RTX 9090", "3090"]))
     assert [card.name for card in c.cards] == ["GeForce RTX 4090", "GeForce RTX 3090"]
     assert [u.name for u in c.unknown] == ["RTX 9090"]
     assert "GeForce RTX 4090" in c.unknown[0].suggestions
@@ -92,7 +92,7 @@ def test_compare_with_unknown_name() -> None:
 
 
 def test_compare_across_vendors() -> None:
-    c = compare_gpus(GpuComparisonQuery(names=["H100", "MI300X", "M2 Ultra"]))
+    c = compare_gpus(GpuComparisonQuery(gpus=["H100", "MI300X", "M2 Ultra"]))
     assert len(c.cards) == 3
     assert any(n.startswith("Different vendors") for n in c.notes)
     rows = {row.field: row for row in c.rows}
@@ -102,6 +102,6 @@ def test_compare_across_vendors() -> None:
 
 
 def test_compare_deduplicates() -> None:
-    c = compare_gpus(GpuComparisonQuery(names=["4090", "RTX 4090"]))
+    c = compare_gpus(GpuComparisonQuery(gpus=["4090", "RTX 4090"]))
     assert len(c.cards) == 1
     assert "nothing to compare" in c.message

@@ -36,6 +36,7 @@ def test_catalog_size_and_vendors() -> None:
     assert len(CARDS) >= 45
     vendors = {c.vendor for c in CARDS}
     assert vendors == {"nvidia", "amd", "apple"}
+    assert {c.segment for c in CARDS} >= {"consumer", "laptop", "datacenter", "embedded", "apple"}
 
 
 def test_raw_rows_parse_strictly() -> None:
@@ -87,7 +88,7 @@ def test_compute_capability_and_target(card: GpuCard) -> None:
             assert card.compute_units_kind == "GPU core"
         return
     cc = card.compute_capability
-    assert cc in CC_LIMITS, card.name
+    assert cc in CC_LIMITS or card.shared_memory_per_sm_kb is None, card.name
     major, minor = cc.split(".")
     assert card.arch_target is not None
     assert card.arch_target.removeprefix("sm_").rstrip("af") == f"{major}{minor}"
@@ -101,10 +102,15 @@ def test_compute_capability_and_target(card: GpuCard) -> None:
 @pytest.mark.parametrize("card", [c for c in CARDS if c.vendor == "nvidia"], ids=lambda c: c.name)
 def test_nvidia_limits_follow_compute_capability(card: GpuCard) -> None:
     assert card.compute_capability is not None
+    if card.compute_capability not in CC_LIMITS:
+        # A compute capability the guide's tables here lack (Thor's 11.0): no figure is guessed.
+        assert card.shared_memory_per_sm_kb is None and card.fp64_ratio is None, card.name
+        return
     per_sm, per_block, ratio = CC_LIMITS[card.compute_capability]
     assert card.shared_memory_per_sm_kb == per_sm
     assert card.shared_memory_per_block_kb == per_block
-    assert card.fp64_ratio == ratio
+    # A cut-down board (the H20) may leave its FP64 rate unstated; when given it follows the CC.
+    assert card.fp64_ratio in (ratio, None), card.name
 
 
 def test_limits_agree_with_feature_data() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from assistant.agent.offline.entities import extract_entities
 from assistant.agent.offline.numbers import parse_durations, parse_percentages
 
@@ -100,3 +102,37 @@ def test_models_sizes_and_fit_settings() -> None:
 def test_storage_size() -> None:
     assert extract_entities("500 GB of disk on a stopped machine").storage_gb == 500.0
     assert extract_entities("1 To de disque pendant 3 mois").storage_gb == 1000.0
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("I have 1,800 dollars to buy a GPU", 1800.0, "USD"),
+        ("J'ai 2 500 € pour une carte", 2500.0, "EUR"),
+        ("Budget : 2.500 € maximum", 2500.0, "EUR"),
+        ("around $2k for a card", 2000.0, "USD"),
+        ("avec 1,5 k€", 1500.0, "EUR"),
+    ],
+)
+def test_budgets_in_any_format(text: str, amount: float, currency: str) -> None:
+    budget = extract_entities(text).budgets[0]
+    assert (budget.amount, budget.currency) == (amount, currency)
+
+
+def test_a_rate_keeps_its_decimal_comma() -> None:
+    assert extract_entities("spot à 1,500 $/h").hourly_rates[0].amount == 1.5
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("I have 4x 24GB A10G", 4), ("2 × 4090 for a 70B", 2), ("deux 3090 pour Llama 70B", 2)],
+)
+def test_number_of_cards(text: str, count: int) -> None:
+    assert extract_entities(text).gpu_count == count
+
+
+@pytest.mark.parametrize(
+    "text", ["Can I fine-tune Mistral 7B on my 3060?", "Puis-je affiner Llama 3 8B ?"]
+)
+def test_fine_tuning_without_a_method_is_never_inference(text: str) -> None:
+    assert extract_entities(text).method == "finetune"

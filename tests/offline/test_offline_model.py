@@ -65,7 +65,7 @@ def test_two_intents_give_two_tool_calls_each_with_its_card() -> None:
         "Compare the RTX 4090 and the RTX 3090, and what does renting the 3090 cost for 20 hours?"
     )
     by_name = {c["name"]: c["args"] for c in calls}
-    assert by_name["gpu_compare"]["names"] == ["GeForce RTX 4090", "GeForce RTX 3090"]
+    assert by_name["gpu_compare"]["gpus"] == ["GeForce RTX 4090", "GeForce RTX 3090"]
     assert by_name["rent_cost"] == {"gpu": "GeForce RTX 3090", "hours": 20.0}
 
 
@@ -114,7 +114,7 @@ def test_injection_in_the_question_is_not_followed() -> None:
     calls = _plan(question)
     assert calls[0] == {
         "name": "gpu_lookup",
-        "args": {"name": "RTX 9090"},
+        "args": {"gpu": "RTX 9090"},
         "id": "offline_0_gpu_lookup",
         "type": "tool_call",
     }

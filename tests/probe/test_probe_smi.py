@@ -11,7 +11,7 @@ import pytest
 from probe_fakes import fixture_text
 
 from assistant.tools.probe import ProbeOptions, probe_local_gpus
-from assistant.tools.probe.nvidia import SMI_FIELDS_OLD
+from assistant.tools.probe.nvidia import SMI_FIELDS, SMI_FIELDS_OLD
 
 SMI_ONLY = ["nvidia-smi"]
 
@@ -162,7 +162,9 @@ def test_old_driver_without_compute_cap_is_asked_again(fake_tool, _isolated_prob
     cat = shutil.which("cat", path="/usr/bin:/bin")
     old_row = "0, Tesla P100-PCIE-16GB, GPU-1, 470.82.01, 16280, 16275, [N/A], 0\n"
     (_isolated_probe / "old.csv").write_text(old_row)
+    calls = _isolated_probe / "calls.log"
     body = (
+        f'echo "$*" >> "{calls}"\n'
         'case "$*" in\n'
         "  *compute_cap*) echo 'Field \"compute_cap\" is not a valid field to query.'; exit 2;;\n"
         f'  *query-gpu*) {cat} "{_isolated_probe / "old.csv"}";;\n'
@@ -171,7 +173,13 @@ def test_old_driver_without_compute_cap_is_asked_again(fake_tool, _isolated_prob
     )
     fake_tool("nvidia-smi", body=body)
     report = probe_local_gpus(ProbeOptions(timeout_s=5, methods=SMI_ONLY))
-    assert len(SMI_FIELDS_OLD) == 8
+    queries = [
+        line.split("--query-gpu=")[1].split()[0]
+        for line in calls.read_text().splitlines()
+        if "--query-gpu=" in line
+    ]
+    assert queries == [",".join(SMI_FIELDS), ",".join(SMI_FIELDS_OLD)]  # asked again…
+    assert "compute_cap" in queries[0] and "compute_cap" not in queries[1]  # …without it
     (gpu,) = report.gpus
     assert (gpu.name, gpu.compute_capability, gpu.memory_total_mib, gpu.cuda_version) == (
         "Tesla P100-PCIE-16GB",
@@ -188,8 +196,9 @@ def test_banner_without_cuda_version_is_a_warning(fake_tool):
     assert report.warnings == ["nvidia-smi's banner did not show a CUDA version"]
 
 
-def test_tool_runs_with_a_neutral_locale(fake_tool):
+def test_tool_runs_with_a_neutral_locale(fake_tool, monkeypatch):
     fake_tool("nvidia-smi", body='echo "0, $LC_ALL, u, 1, 2, 1, 8.9, [N/A], 0"\n')
+    monkeypatch.setenv("LC_ALL", "fr_FR.UTF-8")
     report = probe_local_gpus(ProbeOptions(timeout_s=5, methods=SMI_ONLY))
-    assert report.gpus[0].name == "C"
-    assert os.environ.get("LC_ALL") != "C" or True  # our own environment is untouched
+    assert report.gpus[0].name == "C"  # the tool ran with LC_ALL=C…
+    assert os.environ["LC_ALL"] == "fr_FR.UTF-8"  # …and our own environment is untouched

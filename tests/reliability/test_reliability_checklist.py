@@ -137,7 +137,8 @@ def test_every_item_is_asserted_at_the_edges_and_every_named_test_exists(item: s
         if name not in _test_names(path):
             missing.append(reference)
     assert missing == [], f"{item}: these tests are gone: {missing}"
-    if "flood" not in item:  # floods are a door's own behaviour, asserted where the doors are
+    # floods are an interface's own behaviour, asserted where the interfaces are
+    if "flood" not in item:
         assert any(r.startswith(R) for r in references), f"{item}: nothing at the outer edges"
 
 

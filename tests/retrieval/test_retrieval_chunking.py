@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from assistant.knowledge.entries import load_entries_from
 from assistant.retrieval.chunking import (
     DEFAULT_MAX_TOKENS,
     chunk_corpus,
@@ -15,6 +16,7 @@ from assistant.retrieval.chunking import (
 from assistant.retrieval.corpus import load_corpus, load_document
 
 CORPUS = Path(__file__).resolve().parents[2] / "corpus"
+GUIDE_CHUNKS = 44  # the two guide documents; knowledge entries add one chunk each
 
 
 def _chunks():
@@ -24,7 +26,8 @@ def _chunks():
 def test_offsets_point_at_the_exact_text() -> None:
     docs = {d.doc_id: d for d in load_corpus(CORPUS)}
     chunks = _chunks()
-    assert len(chunks) == 44
+    assert sum(not c.entry_id for c in chunks) == GUIDE_CHUNKS
+    assert sum(bool(c.entry_id) for c in chunks) == len(load_entries_from(CORPUS / "knowledge"))
     for chunk in chunks:
         assert docs[chunk.doc_id].text[chunk.start : chunk.end] == chunk.text
         assert chunk.start >= docs[chunk.doc_id].body_start
@@ -74,7 +77,9 @@ def test_tables_and_quiz_answers_stay_whole() -> None:
                 assert len(inside) == 1 and block.end <= inside[0].end, doc.text[
                     block.start : block.end
                 ]
-    quiz = [c for c in chunks if c.section_path and c.section_path[-1].endswith("?")]
+    quiz = [
+        c for c in chunks if not c.entry_id and c.section_path and c.section_path[-1].endswith("?")
+    ]
     assert len(quiz) == 3
     megakernels = next(c for c in quiz if "megakernels" in c.section_path[-1])
     assert "Partiellement, et avec des limites sérieuses." in megakernels.text

@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from assistant.retrieval import build_index, search
+from assistant.retrieval.chunking import chunk_corpus
+from assistant.retrieval.corpus import load_corpus
 from assistant.retrieval.evaluation import evaluate, load_queries
+
+
+def corpus_chunks() -> int:
+    """Chunks of the repository's corpus: the guide's passages plus one per knowledge entry."""
+    return len(chunk_corpus(load_corpus(Path(__file__).resolve().parents[2] / "corpus")))
+
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +58,8 @@ def test_off_topic_returns_nothing(built_index: Path, query: str) -> None:
 def test_hits_quote_the_documents_exactly(built_index: Path) -> None:
     hits = search("How much does an H100 cost per hour to rent?", 3)
     assert len(hits) == 3
-    assert hits[0].section.endswith("Les ordres de grandeur de prix")
+    # the price table and the renting pitfalls next to it both answer; either may come first
+    assert any(h.section.endswith("Les ordres de grandeur de prix") for h in hits[:2])
     assert hits[0].score == 1.0 or hits[0].score >= hits[1].score
     for hit in hits:
         text = (CORPUS / f"{hit.document}.md").read_text(encoding="utf-8")
@@ -60,7 +69,9 @@ def test_hits_quote_the_documents_exactly(built_index: Path) -> None:
 
 
 def test_english_reaches_french_passages(built_index: Path) -> None:
-    assert search("shared memory per SM on an RTX 4090", 3)[0].section.endswith("megakernels ?")
+    # the guide's passages only: English knowledge entries may answer these too
+    guide = [h for h in search("shared memory per SM on an RTX 4090", 10) if h.kind == "document"]
+    assert any(h.section.endswith("megakernels ?") for h in guide[:2])
     spot = search("should I use a spot instance for a long training run?", 1)[0]
     assert "instance spot" in spot.section
 
@@ -102,10 +113,10 @@ def test_cli_index_reports_nothing_to_do(
 
     assert main(["index", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["embedded"] == 0 and report["skipped"] == report["chunks"] == 44
+    assert report["embedded"] == 0 and report["skipped"] == report["chunks"] == corpus_chunks()
     assert report["removed"] == 0 and not report["full_rebuild"]
 
 
 def test_reindexing_unchanged_corpus_embeds_nothing(built_index: Path) -> None:
     report = build_index(progress=False)
-    assert (report.embedded, report.removed, report.skipped) == (0, 0, 44)
+    assert (report.embedded, report.removed, report.skipped) == (0, 0, corpus_chunks())

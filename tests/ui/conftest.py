@@ -1,4 +1,4 @@
-"""Fixtures for the doors: a warm `ask`, a chat page on a free loopback port."""
+"""Fixtures for the interfaces: a warm `ask`, a chat page on a free loopback port."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ def test_help_explains_both_commands(capsys):
         assert exit_info.value.code == 0
     out = capsys.readouterr().out
     assert "--share" in out and "api_name='/chat'" in out
-    assert "GPU_ADVISOR_DISCORD_TOKEN" in out and "Message Content intent" in out
+    assert "GPU_ADVISOR_DISCORD_TOKEN" in out and "continues the conversation" in out
 
 
 def test_bad_port_and_missing_token_exit_2_with_a_message(capsys, monkeypatch):

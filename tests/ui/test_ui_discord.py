@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from assistant.ui import discord_bot
-from assistant.ui.discord_bot import Door, handle_ask, handle_mention, mention_question
+from assistant.ui.discord_bot import BotContext, handle_ask, handle_mention, mention_question
 from assistant.ui.limits import RateLimiter
 from tests.ui.conftest import MEGAKERNELS
 
@@ -83,15 +83,15 @@ class FakeMessage:
         return FakeMessage(self.log, content, author_id=BOT.id, bot=True, mentions=())
 
 
-def spy_door(log: list[tuple], **kwargs: Any) -> Door:
-    """A door whose answers come from the real `ask`, noting when it is called."""
+def spy_context(log: list[tuple], **kwargs: Any) -> BotContext:
+    """A bot context whose answers come from the real `ask`, noting when it is called."""
     from assistant.agent.api import ask
 
     def answer(question: str, history: Any = None, backend: Any = None):
         log.append(("ask", question))
         return ask(question, history=history, backend=backend)
 
-    return Door(ask=answer, **kwargs)
+    return BotContext(ask=answer, **kwargs)
 
 
 def run(coro) -> None:
@@ -100,7 +100,7 @@ def run(coro) -> None:
 
 def test_ask_defers_first_then_follows_up_with_sources_embed(megakernels_answer):
     log: list[tuple] = []
-    run(handle_ask(FakeInteraction(log), MEGAKERNELS, spy_door(log)))
+    run(handle_ask(FakeInteraction(log), MEGAKERNELS, spy_context(log)))
     assert log[0] == ("defer", True)
     assert log[1] == ("ask", MEGAKERNELS)
     sends = log[2:]
@@ -122,7 +122,7 @@ def test_long_answer_is_chunked_without_breaking_code_or_tables(monkeypatch, meg
     monkeypatch.setattr(discord_bot, "MESSAGE_LIMIT", 300)
     log: list[tuple] = []
     question = "Compare the RTX 4090, RTX 3090 and A100"
-    run(handle_ask(FakeInteraction(log), question, spy_door(log)))
+    run(handle_ask(FakeInteraction(log), question, spy_context(log)))
     contents = [entry[1] for entry in log if entry[0] == "followup"]
     assert len(contents) >= 4
     assert all(len(c) <= 300 for c in contents)
@@ -140,40 +140,40 @@ def test_answer_with_everyone_never_pings(megakernels_answer):
 
     log: list[tuple] = []
     model = scripted("Hello @everyone and <@&123456> — yes, the RTX 4090 can try megakernels.")
-    run(handle_ask(FakeInteraction(log), MEGAKERNELS, Door(backend=model)))
+    run(handle_ask(FakeInteraction(log), MEGAKERNELS, BotContext(backend=model)))
     followups = [entry for entry in log if entry[0] == "followup"]
     assert followups[0][1].startswith(f"-# ❓ {MEGAKERNELS}\nHello @everyone and <@&123456>")
     assert all(no_pings(kw["allowed_mentions"]) for _, _, kw in followups)
-    client = discord_bot.build_client(Door(backend=model))
+    client = discord_bot.build_client(BotContext(backend=model))
     assert no_pings(client.allowed_mentions)
 
 
 def test_rate_limit_and_length_cap_answer_privately_without_asking(megakernels_answer):
     now = [0.0]
     log: list[tuple] = []
-    door = spy_door(log, limiter=RateLimiter(1, clock=lambda: now[0]))
-    run(handle_ask(FakeInteraction(log), MEGAKERNELS, door))
+    context = spy_context(log, limiter=RateLimiter(1, clock=lambda: now[0]))
+    run(handle_ask(FakeInteraction(log), MEGAKERNELS, context))
     log.clear()
-    run(handle_ask(FakeInteraction(log), MEGAKERNELS, door))
+    run(handle_ask(FakeInteraction(log), MEGAKERNELS, context))
     assert [entry[0] for entry in log] == ["send_message"]
     assert log[0][1] == (
         "You are sending messages faster than I can answer them. Please wait 60 s and ask again."
     )
     assert log[0][2]["ephemeral"] is True and no_pings(log[0][2]["allowed_mentions"])
     log.clear()
-    run(handle_ask(FakeInteraction(log, user_id=43), "x" * 5000, door))
+    run(handle_ask(FakeInteraction(log, user_id=43), "x" * 5000, context))
     assert [entry[0] for entry in log] == ["send_message"]
     assert log[0][1].startswith("Your message is 5,000 characters long; the limit is 4,000.")
     log.clear()
-    run(handle_ask(FakeInteraction(log, user_id=44), MEGAKERNELS, door))  # others still served
+    run(handle_ask(FakeInteraction(log, user_id=44), MEGAKERNELS, context))  # others still served
     assert log[0] == ("defer", True)
 
 
 def test_flood_from_one_user_is_refused_politely(megakernels_answer):
     log: list[tuple] = []
-    door = spy_door(log, limiter=RateLimiter(3, clock=lambda: 0.0))
+    context = spy_context(log, limiter=RateLimiter(3, clock=lambda: 0.0))
     for _ in range(20):
-        run(handle_ask(FakeInteraction(log), MEGAKERNELS, door))
+        run(handle_ask(FakeInteraction(log), MEGAKERNELS, context))
     assert sum(1 for entry in log if entry[0] == "ask") == 3
     assert sum(1 for entry in log if entry[0] == "send_message") == 17
 
@@ -186,7 +186,7 @@ def test_failure_becomes_a_polite_follow_up():
 
     run(
         handle_ask(
-            FakeInteraction(log), "Quelles fonctionnalités a ma RTX 5090 ?", Door(ask=broken)
+            FakeInteraction(log), "Quelles fonctionnalités a ma RTX 5090 ?", BotContext(ask=broken)
         )
     )
     assert log[0] == ("defer", True)
@@ -199,14 +199,14 @@ def test_failure_becomes_a_polite_follow_up():
 def test_expired_interaction_stops_quietly():
     log: list[tuple] = []
     interaction = FakeInteraction(log, defer_error=RuntimeError("404 Unknown interaction"))
-    run(handle_ask(interaction, MEGAKERNELS, spy_door(log)))
+    run(handle_ask(interaction, MEGAKERNELS, spy_context(log)))
     assert log == [("defer", True)]
 
 
 def test_mention_is_answered_as_a_reply_that_pings_nobody(megakernels_answer):
     log: list[tuple] = []
     message = FakeMessage(log, "<@999> Will Llama 3 70B fit in 24 GB?")
-    run(handle_mention(message, BOT, spy_door(log)))
+    run(handle_mention(message, BOT, spy_context(log)))
     assert log[0] == ("typing",)
     assert log[1] == ("ask", "Will Llama 3 70B fit in 24 GB?")
     kind, content, kwargs = log[2]
@@ -216,12 +216,12 @@ def test_mention_is_answered_as_a_reply_that_pings_nobody(megakernels_answer):
 
 def test_messages_not_for_the_bot_are_ignored():
     log: list[tuple] = []
-    door = spy_door(log)
-    run(handle_mention(FakeMessage(log, "hello", mentions=()), BOT, door))
-    run(handle_mention(FakeMessage(log, "<@999> hi", bot=True), BOT, door))
-    run(handle_mention(FakeMessage(log, "<@999> hi", author_id=999), BOT, door))
+    context = spy_context(log)
+    run(handle_mention(FakeMessage(log, "hello", mentions=()), BOT, context))
+    run(handle_mention(FakeMessage(log, "<@999> hi", bot=True), BOT, context))
+    run(handle_mention(FakeMessage(log, "<@999> hi", author_id=999), BOT, context))
     assert log == []
-    run(handle_mention(FakeMessage(log, "<@!999>   "), BOT, door))
+    run(handle_mention(FakeMessage(log, "<@!999>   "), BOT, context))
     assert log[0][0] == "reply" and log[0][1].startswith("Please type a question")
     assert mention_question("<@999> <@!999> Can my RTX 4090\n do megakernels?") == MEGAKERNELS
 
@@ -243,7 +243,7 @@ def test_token_comes_from_the_environment_with_a_clear_error(monkeypatch):
 
 
 def test_client_shards_automatically_with_ask_and_no_privileged_intent():
-    client = discord_bot.build_client(Door())
+    client = discord_bot.build_client(BotContext())
     assert isinstance(client, discord.AutoShardedClient)
     assert client.intents.message_content is False
     assert client.intents.members is False and client.intents.presences is False

@@ -15,7 +15,7 @@ import pytest
 
 from assistant.answer import Answer
 from assistant.ui import discord_bot
-from assistant.ui.discord_bot import Door, handle_ask, handle_mention
+from assistant.ui.discord_bot import BotContext, handle_ask, handle_mention
 from assistant.ui.discord_history import MessageCache, conversation_history
 from tests.ui.conftest import MEGAKERNELS
 
@@ -120,8 +120,10 @@ def last_bot_message(world: World) -> FakeMessage:
     return max((m for m in world.messages.values() if m.author is BOT), key=lambda m: m.id)
 
 
-def recording_door(**kwargs: Any) -> tuple[Door, list[tuple[str, list[dict[str, str]], Answer]]]:
-    """A door answering with the real `ask`, keeping each question, history and answer."""
+def recording_context(
+    **kwargs: Any,
+) -> tuple[BotContext, list[tuple[str, list[dict[str, str]], Answer]]]:
+    """A bot context answering with the real `ask`, keeping each question, history and answer."""
     from assistant.agent.api import ask
 
     calls: list[tuple[str, list[dict[str, str]], Answer]] = []
@@ -131,18 +133,18 @@ def recording_door(**kwargs: Any) -> tuple[Door, list[tuple[str, list[dict[str, 
         calls.append((question, list(history or []), result))
         return result
 
-    return Door(ask=answer, **kwargs), calls
+    return BotContext(ask=answer, **kwargs), calls
 
 
-def capturing_door(**kwargs: Any) -> tuple[Door, list[tuple[str, list[dict[str, str]]]]]:
-    """A door that answers "ok" and keeps each question with its history."""
+def capturing_context(**kwargs: Any) -> tuple[BotContext, list[tuple[str, list[dict[str, str]]]]]:
+    """A bot context that answers "ok" and keeps each question with its history."""
     calls: list[tuple[str, list[dict[str, str]]]] = []
 
     def answer(question: str, history: Any = None, backend: Any = None) -> Answer:
         calls.append((question, list(history or [])))
         return Answer(question=question, text=f"ok {len(calls)}")
 
-    return Door(ask=answer, **kwargs), calls
+    return BotContext(ask=answer, **kwargs), calls
 
 
 def run(coro: Any) -> Any:
@@ -154,13 +156,13 @@ def test_a_reply_chain_is_the_conversation(monkeypatch, megakernels_answer):
     monkeypatch.setattr(discord_bot, "MESSAGE_LIMIT", 500)  # the first answer comes in pieces
     world = World()
     channel = FakeChannel(world)
-    door, calls = recording_door()
+    context, calls = recording_context()
 
-    run(handle_mention(say(channel, ALICE, MEGAKERNELS), BOT, door))
+    run(handle_mention(say(channel, ALICE, MEGAKERNELS), BOT, context))
     pieces = [m for m in world.messages.values() if m.author is BOT]
     assert len(pieces) >= 2
 
-    run(handle_mention(say(channel, ALICE, "and the 3090?", last_bot_message(world)), BOT, door))
+    run(handle_mention(say(channel, ALICE, "and the 3090?", last_bot_message(world)), BOT, context))
     question, history, second = calls[1]
     assert question == "and the 3090?"
     assert [turn["role"] for turn in history] == ["user", "assistant"]  # the pieces: one turn
@@ -171,7 +173,11 @@ def test_a_reply_chain_is_the_conversation(monkeypatch, megakernels_answer):
     assert capability.arguments == {"gpu": "GeForce RTX 3090", "topic": "megakernels"}
     assert second.text.startswith("**Partially (partial)** — GeForce RTX 3090")
 
-    run(handle_mention(say(channel, ALICE, "et en location ?", last_bot_message(world)), BOT, door))
+    run(
+        handle_mention(
+            say(channel, ALICE, "et en location ?", last_bot_message(world)), BOT, context
+        )
+    )
     question, history, third = calls[2]
     assert [turn["role"] for turn in history] == ["user", "assistant"] * 2
     assert third.language == "fr"
@@ -211,8 +217,8 @@ def test_a_chain_longer_than_the_bound_reads_only_the_latest_messages_once():
     again = run(conversation_history(question, BOT_ID, max_turns=4, cache=cache))
     assert again == history and world.fetches == 4  # the second time comes from the cache
 
-    door, calls = capturing_door(max_turns=6)
-    run(handle_mention(say(channel, ALICE, "and now?", newest), BOT, door))
+    context, calls = capturing_context(max_turns=6)
+    run(handle_mention(say(channel, ALICE, "and now?", newest), BOT, context))
     assert len(calls[0][1]) == 6 and calls[0][1][-1]["content"] == "answer 29"
     assert world.fetches == 4 + 6
 
@@ -225,8 +231,8 @@ def test_a_deleted_message_ends_the_history_without_failing_the_answer():
     second = FakeMessage(channel, ALICE, "and the 3090?", reply_to=answer1, mentions=(BOT,))
     answer2 = FakeMessage(channel, BOT, "Partially, too.", reply_to=second)
     answer1.delete()
-    door, calls = capturing_door()
-    run(handle_mention(say(channel, ALICE, "et en location ?", answer2), BOT, door))
+    context, calls = capturing_context()
+    run(handle_mention(say(channel, ALICE, "et en location ?", answer2), BOT, context))
     assert calls == [
         (
             "et en location ?",
@@ -251,9 +257,9 @@ def test_a_deleted_message_ends_the_history_without_failing_the_answer():
 def test_another_user_joining_is_named_and_nobody_is_pinged():
     world = World()
     channel = FakeChannel(world)
-    door, calls = capturing_door()
-    run(handle_mention(say(channel, ALICE, "Can my <@123> RTX 4090 do megakernels?"), BOT, door))
-    run(handle_mention(say(channel, BOB, "and the 3090?", last_bot_message(world)), BOT, door))
+    context, calls = capturing_context()
+    run(handle_mention(say(channel, ALICE, "Can my <@123> RTX 4090 do megakernels?"), BOT, context))
+    run(handle_mention(say(channel, BOB, "and the 3090?", last_bot_message(world)), BOT, context))
     assert calls[1] == (
         "and the 3090?",
         [
@@ -286,12 +292,12 @@ def test_a_reply_to_an_ask_answer_continues_it(monkeypatch):
     def answer(question: str, history: Any = None, backend: Any = None) -> Answer:
         return Answer(question=question, text=long_text)
 
-    run(handle_ask(slash, MEGAKERNELS, Door(ask=answer)))
+    run(handle_ask(slash, MEGAKERNELS, BotContext(ask=answer)))
     pieces = [m for m in world.messages.values() if m.author is BOT]
     assert len(pieces) >= 3 and pieces[0].content.startswith(f"-# ❓ {MEGAKERNELS}\n")
 
-    door, calls = capturing_door()
-    run(handle_mention(say(channel, BOB, "and the 3090?", pieces[-1]), BOT, door))
+    context, calls = capturing_context()
+    run(handle_mention(say(channel, BOB, "and the 3090?", pieces[-1]), BOT, context))
     history = calls[0][1]
     assert history[0] == {"role": "user", "content": f"alice: {MEGAKERNELS}"}
     assert [turn["role"] for turn in history] == ["user", "assistant"]
@@ -306,9 +312,9 @@ def test_a_thread_started_from_an_answer_uses_its_recent_messages():
     answer = FakeMessage(parent, BOT, "Partially: no TMA, no wgmma.", reply_to=question)
     thread = FakeChannel(world, channel_id=answer.id, parent=parent)
     FakeMessage(thread, ALICE, "Interesting, thanks")
-    door, calls = capturing_door()
-    run(handle_mention(say(thread, ALICE, "and the 3090?"), BOT, door))
-    run(handle_mention(say(thread, BOB, "et en location ?"), BOT, door))
+    context, calls = capturing_context()
+    run(handle_mention(say(thread, ALICE, "and the 3090?"), BOT, context))
+    run(handle_mention(say(thread, BOB, "et en location ?"), BOT, context))
     assert calls[0][1] == [
         {"role": "user", "content": "Can my RTX 4090 do megakernels?"},
         {"role": "assistant", "content": "Partially: no TMA, no wgmma."},
@@ -325,7 +331,7 @@ def test_a_thread_started_from_an_answer_uses_its_recent_messages():
     # a thread that did not start from one of the bot's answers brings no history
     other = FakeChannel(world, channel_id=question.id, parent=parent)
     FakeMessage(other, BOB, "chatter")
-    run(handle_mention(say(other, BOB, "and the 3090?"), BOT, door))
+    run(handle_mention(say(other, BOB, "and the 3090?"), BOT, context))
     assert calls[2][1] == []
 
 

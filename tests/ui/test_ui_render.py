@@ -5,13 +5,11 @@ from __future__ import annotations
 import json
 
 from assistant.answer import Answer, Citation, StreamEvent, ToolCall
-from assistant.tools.probe import ProbeReport
 from assistant.ui.render import (
     TurnView,
     answer_messages,
     compact_json,
     history_for_ask,
-    probe_markdown,
     sources_message,
     tool_step_message,
 )
@@ -158,39 +156,3 @@ def test_real_answer_renders_tool_steps_answer_and_sources(megakernels_answer):
     assert "partial" in body
     step_args = json.loads(messages[0]["content"].split("```json\n")[1].split("\n```")[0])
     assert step_args == {"gpu": "GeForce RTX 4090", "topic": "megakernels"}
-
-
-def test_probe_markdown_without_and_with_a_gpu():
-    none = ProbeReport(
-        available=False,
-        method=None,
-        platform="linux x86_64",
-        summary="no GPU found",
-        hint="Install the NVIDIA driver.",
-        attempts=[{"method": "nvidia-smi", "ok": False, "detail": "nvidia-smi not found on PATH"}],
-    )
-    text = probe_markdown(none)
-    assert text.splitlines()[0] == "**GPU probe** — no GPU found"
-    assert "Tried: nvidia-smi (nvidia-smi not found on PATH)." in text
-    assert "Install the NVIDIA driver." in text
-    one = ProbeReport(
-        available=True,
-        method="nvml",
-        platform="linux x86_64",
-        summary="1 GPU: NVIDIA H100 80GB HBM3",
-        gpus=[
-            {
-                "index": 0,
-                "name": "NVIDIA H100 80GB HBM3",
-                "vendor": "nvidia",
-                "memory_total_gb": 79.6,
-                "compute_capability": "9.0",
-                "driver_version": "550.54",
-                "catalog_match": {"name": "H100 SXM"},
-            }
-        ],
-    )
-    assert "| 0 | NVIDIA H100 80GB HBM3 | 79.6 GB | 9.0 | 550.54 | H100 SXM |" in probe_markdown(
-        one
-    )
-    assert probe_markdown(one).endswith("<sub>linux x86_64 · via nvml</sub>")

@@ -86,7 +86,9 @@ _FIT = re.compile(
 _RECOMMEND = re.compile(
     r"\b(?:recommend\w*|suggest\w*|conseil\w*|recommand\w*|which (?:gpu|card)|what (?:gpu|card)|quel(?:le)? (?:gpu|carte)"
     r"|best (?:gpu|card)|meilleure? (?:gpu|carte)|should i (?:buy|get|rent)|what should i|que prendre"
-    r"|que (?:me )?conseill\w*|cheapest (?:hardware|gpu|card)|moins cher)\b",
+    r"|que (?:me )?conseill\w*|cheapest (?:hardware|gpu|card)|moins cher"
+    r"|(?:buy|get|purchase) (?:a |an |one |my first )?(?:new |used )?(?:gpu|graphics card|card)"
+    r"|(?:acheter|prendre) (?:une |un )?(?:nouvelle |nouveau )?(?:carte|gpu))\b",
     re.IGNORECASE,
 )
 _PROBE = re.compile(
@@ -186,7 +188,7 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     recommend = bool(_RECOMMEND.search(text))
     if not budget:
         b["budget_plan"] -= 0.2
-    if recommend and ent.mode == "buy":
+    if ent.mode == "buy" and (recommend or not _LEARN.search(text)):
         b["budget_plan"] -= 0.15
     b["workload_fit"] = (
         (0.2 if ent.models else 0.0)
@@ -217,6 +219,14 @@ _SMALL_BUDGET = re.compile(
 def asks_small_budget(text: str) -> bool:
     """A budget called small without an amount ("petit budget", "on a budget", "cheap")."""
     return bool(_SMALL_BUDGET.search(text))
+
+
+_LINK = re.compile(r"\bnv-?link\b|\bsli\b|\bpont\b|\bbridge\b", re.IGNORECASE)
+
+
+def asks_about_card_link(text: str) -> bool:
+    """Whether the question is about linking cards (NVLink), a figure of the card's own sheet."""
+    return bool(_LINK.search(text))
 
 
 def asks_which_card(text: str) -> bool:

@@ -47,7 +47,9 @@ class Entities(BaseModel):
     vram_gb: float | None = Field(default=None, description="A memory size named without a card")
     storage_gb: float | None = None
     precision: str | None = None
-    method: str | None = Field(default=None, description="inference, lora, qlora or full")
+    method: str | None = Field(
+        default=None, description="inference, lora, qlora, full, or finetune (no method named)"
+    )
     context_tokens: int | None = None
     batch_size: int | None = None
     power_w: float | None = None
@@ -131,6 +133,13 @@ _METHOD = [
         ),
     ),
     (
+        # Fine-tuning or training without a method named: the answer weighs the methods.
+        "finetune",
+        re.compile(
+            r"\b(?:fine[- ]?tun\w*|finetun\w*|affiner|train|training|trainer|entra[îi]n\w*)\b", re.I
+        ),
+    ),
+    (
         "inference",
         re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
     ),
@@ -211,7 +220,7 @@ _COUNT_WORDS = {
 }  # fmt: skip
 _COUNT_BEFORE = re.compile(
     r"\b(two|deux|dual|three|trois|four|quatre|six|eight|huit|2|3|4|6|8|16)\s*(?:[x×]\s*)?"
-    r"(?:(?:cartes?|gpus?|nvidia|geforce)\s+)?$",
+    r"(?:\d{1,3}\s*(?:gb|go|gib)\s+)?(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon)\s+)?$",
     re.IGNORECASE,
 )
 
@@ -223,7 +232,7 @@ def _gpu_count(text: str) -> int | None:
     spans = _covered_spans(text, find_gpu_mentions(text))
     spans += [(m.start(), m.end()) for m in _CARD_LIKE.finditer(text)]
     for start, _ in sorted(spans):
-        m = _COUNT_BEFORE.search(text[max(0, start - 24) : start])
+        m = _COUNT_BEFORE.search(text[max(0, start - 32) : start])
         if m:
             return _COUNT_WORDS[m.group(1).lower()]
     return None

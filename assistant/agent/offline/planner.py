@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from assistant.agent.offline.cues import asks_which_card
+from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
@@ -104,6 +104,16 @@ def _with_companions(reading: Reading) -> list[str]:
         and "recommend_gpus" not in intents
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
+    features = [t for t in ent.topics if not t.startswith("part")]
+    if named_cards(ent) and features and "gpu_capability" not in intents:
+        # A card and a feature named together: check it first (a false premise is corrected first).
+        intents.insert(0, "gpu_capability")
+    if (
+        named_cards(ent)
+        and asks_about_card_link(reading.text)
+        and not {"gpu_lookup", "gpu_compare"} & set(intents)
+    ):
+        intents.insert(0, "gpu_lookup")
     return intents
 
 
@@ -132,7 +142,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):
-            args = _validated("gpu_lookup", {"gpu": card, "name": card})
+            args = _validated("gpu_lookup", {"gpu": card})
             if args is not None:
                 calls.append(PlannedCall("gpu_lookup", args))
     return calls[:MAX_CALLS]
@@ -151,7 +161,7 @@ def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[Pla
     if reading.intents == ["declined"]:
         # Nothing left to do but state the catalog's facts about the cards the injected text names.
         for card in named_cards(reading.entities):
-            args = _validated("gpu_lookup", {"gpu": card, "name": card})
+            args = _validated("gpu_lookup", {"gpu": card})
             if args is not None and PlannedCall("gpu_lookup", args) not in calls:
                 calls.append(PlannedCall("gpu_lookup", args))
     query = search_query(reading)

@@ -14,10 +14,55 @@ from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.skills import get_skill
-from assistant.agent.offline.texts import pick
+from assistant.agent.offline.texts import localized_name, pick
 from assistant.language import STOPWORDS, Lang
 
 MAX_QUOTES = 2
+# A passage is quoted only when it holds this many of the question's salient terms.
+MIN_BEARING = 2
+FEW_TERMS = 3  # ... or one of them, when the question has no more than this many
+# Words too common in this domain to show that a passage is about the question.
+GENERIC_TERMS = frozenset(
+    [
+        "gpus",
+        "cuda",
+        "vram",
+        "nvidia",
+        "guide",
+        "card",
+        "cards",
+        "carte",
+        "cartes",
+        "memory",
+        "memoire",
+        "model",
+        "models",
+        "modele",
+        "modeles",
+        "want",
+        "need",
+        "would",
+        "could",
+        "should",
+        "does",
+        "with",
+        "have",
+        "pour",
+        "avec",
+        "est-ce",
+        "quelle",
+        "quel",
+        "quels",
+        "quelles",
+        "what",
+        "which",
+        "good",
+        "bien",
+        "faut",
+        "peux",
+        "peut",
+    ]
+)
 # A passage scoring under this fraction of the best one is not cited.
 RELATIVE_MIN_SCORE = 0.85
 _COMMON = STOPWORDS | frozenset({"card", "cards", "carte", "cartes", "much", "many"})
@@ -97,78 +142,192 @@ def _fold(text: str) -> str:
 
 
 def _salient_terms(reading: Reading) -> set[str]:
-    """Words of the question worth finding in a passage: card numbers, topics, long words."""
-    terms = {t for t in re.findall(r"[a-z0-9_.]{4,}", _fold(reading.text)) if t not in _COMMON}
+    """Words of the question worth finding in a passage: card numbers, topics, models, long words."""
+    terms = {
+        t
+        for t in re.findall(r"[a-z0-9_.]{4,}", _fold(reading.text))
+        if t not in _COMMON and t not in GENERIC_TERMS
+    }
     for card in reading.entities.gpus:
         terms.update(re.findall(r"\d{3,4}|[a-z]\d{2,3}", _fold(card)))
     terms.update(t.replace("_", ".") for t in reading.entities.topics)
     terms.update(reading.entities.topics)
+    for model in reading.entities.models:
+        terms.update(w for w in re.findall(r"[a-z]{4,}", _fold(model)) if w not in GENERIC_TERMS)
     return terms
 
 
+def _bearing(passage: dict[str, Any], terms: set[str]) -> int:
+    """How many of the question's salient terms the passage holds."""
+    text = _fold(str(passage.get("text") or ""))
+    return sum(1 for t in terms if t in text)
+
+
 def _ranked(passages: list[dict[str, Any]], reading: Reading) -> list[tuple[int, dict[str, Any]]]:
-    """(number, passage) with the passages that share the most salient terms first."""
+    """(number, passage) that bear on the question, those sharing the most salient terms first."""
     terms = _salient_terms(reading)
-
-    def overlap(item: tuple[int, dict[str, Any]]) -> int:
-        text = _fold(str(item[1].get("text") or ""))
-        return sum(1 for t in terms if t in text)
-
-    numbered = list(enumerate(passages, 1))
-    return sorted(numbered, key=lambda item: (-overlap(item), item[0]))
+    needed = 1 if len(terms) <= FEW_TERMS else MIN_BEARING
+    numbered = [(n, p) for n, p in enumerate(passages, 1) if _bearing(p, terms) >= needed]
+    return sorted(numbered, key=lambda item: (-_bearing(item[1], terms), item[0]))
 
 
-def _quotes(passages: list[dict[str, Any]], reading: Reading, limit: int = MAX_QUOTES) -> str:
-    lines: list[str] = []
-    for number, passage in _ranked(passages, reading):
-        if len(lines) >= limit:
-            break
-        if not passage_is_safe(str(passage.get("text") or "")):
-            continue
-        section = str(passage.get("section") or passage.get("title") or "").split(" > ")[-1]
-        lines.append(f"> {_quote(passage)} [{number}] — *{section}*")
+def _section(passage: dict[str, Any]) -> str:
+    return str(passage.get("section") or passage.get("title") or "").split(" > ")[-1]
+
+
+def _quoted(
+    passages: list[dict[str, Any]], reading: Reading, limit: int
+) -> list[tuple[int, dict[str, Any]]]:
+    return [
+        (n, p) for n, p in _ranked(passages, reading) if passage_is_safe(str(p.get("text") or ""))
+    ][:limit]
+
+
+def _quotes(quoted: list[tuple[int, dict[str, Any]]], lang: Lang) -> str:
+    lines = [f"> {_quote(p)} [{n}] — *{_section(p)}*" for n, p in quoted]
     if not lines:
         return ""
-    return (
-        pick(reading.language, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+    return pick(lang, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+
+
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def is_knowledge_entry(passage: dict[str, Any]) -> bool:
+    """A passage from the knowledge entries (one question, a direct answer, sources)."""
+    title = str(passage.get("title") or "")
+    return title.startswith(("Knowledge ·", "Base de connaissances ·")) or "<!-- id:" in str(
+        passage.get("text") or ""
     )
 
 
+def direct_answer(passage: dict[str, Any]) -> str:
+    """A knowledge entry's direct answer: its first paragraph after the heading."""
+    text = _COMMENT.sub("", str(passage.get("text") or ""))
+    paragraphs = [
+        " ".join(p.split())
+        for p in re.split(r"\n\s*\n", text)
+        if p.strip() and not p.lstrip().startswith(("#", "**Sources", "- ", "|"))
+    ]
+    return paragraphs[0] if paragraphs else _quote(passage)
+
+
+def _knowledge_answer(
+    passages: list[dict[str, Any]], reading: Reading
+) -> tuple[str, list[dict[str, Any]]]:
+    """The answer when no tool fits: the best knowledge entry's direct answer, else passages."""
+    lang = reading.language
+    quoted = _quoted(passages, reading, limit=MAX_QUOTES + 1)
+    if not quoted:
+        return "", []
+    entries = [(n, p) for n, p in quoted if is_knowledge_entry(p)]
+    same_language = [(n, p) for n, p in entries if p.get("language") in (None, lang)]
+    if entries:
+        number, entry = (same_language or entries)[0]
+        heading = _section(entry)
+        text = f"{direct_answer(entry)} [{number}]\n\n" + pick(
+            lang,
+            f"<sub>From the knowledge entry *{heading}*.</sub>",
+            f"<sub>D'après la fiche *{heading}*.</sub>",
+        )
+        return text, [entry]
+    return _quotes(quoted, lang), [p for _, p in quoted]
+
+
+def _error_section(result: ToolResult, lang: Lang) -> str:
+    error = str(result.error or "no readable result")
+    if error.startswith("invalid arguments"):
+        detail = error.split("—", 1)[-1].strip()
+        return pick(
+            lang,
+            f"I can't compute that with these values (`{result.name}`): {detail}.",
+            f"Je ne peux pas calculer avec ces valeurs (`{result.name}`) : {detail}.",
+        )
+    return (
+        pick(
+            lang,
+            f"The `{result.name}` tool could not answer: ",
+            f"L'outil `{result.name}` n'a pas pu répondre : ",
+        )
+        + error[:200]
+    )
+
+
+def _ruled_out(results: list[ToolResult], lang: Lang) -> tuple[list[ToolResult], str]:
+    """Options that can't meet the question's goal are ruled out before they are weighed.
+
+    "Buy a 4090 or rent a B200 to learn tcgen05?": the 4090 has no tcgen05, so its break-even
+    against renting is beside the point; the answer says so instead of computing it.
+    """
+    from assistant.tools.buy import RentVsBuy
+    from assistant.tools.capability import CapabilityVerdict
+
+    verdicts = [
+        v
+        for r in results
+        if r.name == "gpu_capability" and not r.error
+        for v in [_parse(CapabilityVerdict, r.result)]
+        if v is not None
+    ]
+    unable = {v.gpu: v for v in verdicts if v.verdict == "no"}
+    able = [v.gpu for v in verdicts if v.verdict in ("yes", "partial")]
+    kept, notes = [], []
+    for result in results:
+        bought = _parse(RentVsBuy, result.result) if result.name == "rent_vs_buy" else None
+        if bought is not None and bought.gpu in unable:
+            topic = localized_name(
+                unable[bought.gpu].topic_name or unable[bought.gpu].topic, lang
+            ).split(" (")[0]
+            instead = pick(lang, " or ", " ou ").join(able)
+            notes.append(
+                pick(
+                    lang,
+                    f"Buying {bought.gpu} can't reach this goal (no {topic}), so its break-even against renting doesn't matter"
+                    + (f": renting {instead} is the way among these." if instead else "."),
+                    f"Acheter {bought.gpu} ne permet pas d'atteindre ce but (pas de {topic}) : son seuil de rentabilité n'a donc pas d'intérêt"
+                    + (f" ; louer {instead} est la voie parmi ces options." if instead else "."),
+                )
+            )
+            continue
+        kept.append(result)
+    return kept, " ".join(notes)
+
+
+def _parse(model: Any, payload: Any) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(payload)
+    except ValidationError:
+        return None
+
+
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
+    """One section per tool, in the order called; a skill's several results may be merged."""
     sections: list[str] = []
     errors = 0
+    results, ruled_out = _ruled_out(results, reading.language)
+    by_tool: dict[str, list[ToolResult]] = {}
     for result in results:
-        if result.name == SEARCH_TOOL:
-            continue
-        skill = get_skill(result.name)
-        if skill is None:
-            continue
-        text = None if result.error else skill.answer(result.result, reading.text, reading.language)
-        if text is None:
+        if result.name != SEARCH_TOOL and get_skill(result.name) is not None:
+            by_tool.setdefault(result.name, []).append(result)
+    for name, group in by_tool.items():
+        skill = get_skill(name)
+        assert skill is not None
+        ok = [r for r in group if not r.error]
+        texts = skill.answer_many([r.result for r in ok], reading.text, reading.language)
+        failed = [r for r in group if r.error] + [
+            r for r, t in zip(ok, texts, strict=False) if t is None
+        ]
+        for result in failed:
             errors += 1
-            error = str(result.error or "no readable result")
-            if error.startswith("invalid arguments"):
-                detail = error.split("—", 1)[-1].strip()
-                sections.append(
-                    pick(
-                        reading.language,
-                        f"I can't compute that with these values (`{result.name}`): {detail}.",
-                        f"Je ne peux pas calculer avec ces valeurs (`{result.name}`) : {detail}.",
-                    )
-                )
-            else:
-                sections.append(
-                    pick(
-                        reading.language,
-                        f"The `{result.name}` tool could not answer: ",
-                        f"L'outil `{result.name}` n'a pas pu répondre : ",
-                    )
-                    + error[:200]
-                )
-            continue
-        text = text.strip()
-        if text and text not in sections:
-            sections.append(text)
+            sections.append(_error_section(result, reading.language))
+        for text in texts:
+            text = (text or "").strip()
+            if text and text not in sections:
+                sections.append(text)
+        if name == "gpu_capability" and ruled_out:
+            sections.append(ruled_out)
     return sections, errors
 
 
@@ -192,10 +351,12 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     sections, _ = _tool_sections(reading, results)
     parts.extend(sections)
     only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
+    used: list[dict[str, Any]] = []
     if sections:
-        quotes = "" if only_unknown else _quotes(passages, reading, limit=1)
-        if quotes:
-            parts.append(quotes)
+        quoted = [] if only_unknown else _quoted(passages, reading, limit=1)
+        if quoted:
+            parts.append(_quotes(quoted, lang))
+            used = [p for _, p in quoted]
     elif reading.intents == ["off_topic"] or reading.intents == ["declined"]:
         parts.append(
             pick(
@@ -203,24 +364,17 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             )
             + WHAT_I_DO[lang]
         )
-        quotes = _quotes(passages, reading)
-        if quotes:
-            parts.append(
-                pick(lang, "The closest passages I found:", "Les passages les plus proches :")
-                + "\n\n"
-                + quotes
-            )
-    elif passages:
-        parts.append(_quotes(passages, reading, limit=3))
     else:
+        text, used = _knowledge_answer(passages, reading)
         parts.append(
-            pick(
+            text
+            or pick(
                 lang,
-                "I found nothing in the guide's documents or tools that answers this. ",
-                "Je n'ai rien trouvé dans les documents du guide ni dans les outils qui réponde à cela. ",
+                "The guide's documents and my tools don't cover this question, so I won't guess. ",
+                "Les documents du guide et mes outils ne couvrent pas cette question : je préfère ne pas deviner. ",
             )
             + WHAT_I_DO[lang]
         )
-    if len(passages) < len(retrieved):
-        parts.append(_cited_ids(passages, lang))
+    if used:
+        parts.append(_cited_ids(used, lang))
     return "\n\n".join(p for p in parts if p.strip())

@@ -1,18 +1,29 @@
-"""Workload fit: will a model run, or train, in a card's memory? Weights at a precision, KV cache,
-optimizer states, gradients, activations, text encoders and VAE, overhead; with the assumptions
-stated, the nearest measured figure, and what would make it fit."""
+"""Workload fit: will a model run, or train, in a card's memory, or on several cards? Weights at a
+precision, KV cache, optimizer states, gradients, activations, text encoders and VAE, overhead;
+whether the precision runs on the card; the common precisions side by side; with the assumptions
+stated, the formula, the nearest measured figure, and what would make it fit."""
 
 from __future__ import annotations
 
-from assistant.knowledge.models import MemoryRules, load_memory_rules
-from assistant.tools.fit.estimate import Estimate, Setup, estimate
-from assistant.tools.fit.models import FitOption, FitQuery, FitResult, MemoryLine
+from assistant.knowledge.models import MemoryRules, ModelSpec, load_memory_rules
+from assistant.tools.fit import text
+from assistant.tools.fit.cards import CardSet, resolve_cards
+from assistant.tools.fit.choices import compare
+from assistant.tools.fit.estimate import Setup, estimate
+from assistant.tools.fit.models import (
+    FitOption,
+    FitQuery,
+    FitResult,
+    MemoryLine,
+    PrecisionOption,
+)
+from assistant.tools.fit.place import binding_slot, placed, spread
+from assistant.tools.fit.precision import check_on_cards, worst
 from assistant.tools.fit.resolve import (
     assumptions_for,
     bigger_cards,
     fit_options,
     nearest_measured,
-    resolve_gpu,
     resolve_model,
     resolve_setup,
     sources_for,
@@ -36,6 +47,7 @@ def _unknown(query: FitQuery, message: str, suggestions: list[str], **known: obj
         total_gb=None,
         headroom_gb=None,
         message=message,
+        message_fr=text.unknown_fr(message),
         suggestions=suggestions,
     )
     base.update(known)
@@ -44,10 +56,14 @@ def _unknown(query: FitQuery, message: str, suggestions: list[str], **known: obj
 
 def estimate_fit(query: FitQuery) -> FitResult:
     """Estimate the GPU memory a model needs for a task (inference, LoRA, QLoRA, full fine-tuning,
-    image generation) and say whether it fits a catalog GPU or a memory size: fits, tight,
-    does_not_fit, or unknown. Returns the breakdown, assumptions, sources, the nearest measured
-    figure, and changes that would make it fit. Unknown model or GPU names come back as a message
-    with near names, never an exception."""
+    image generation) and say whether it fits: on a catalog GPU, a memory size, several cards
+    (identical or not, sharded or one copy each) or the probed machine's free memory. Checks that
+    the precision runs on the card (FP8, BF16, FP4, AWQ/GPTQ) and, when no precision is given,
+    compares the common ones and leads with the best that fits. Returns the verdict (fits, tight,
+    does_not_fit, unknown), the breakdown and formula, assumptions, sources, the nearest measured
+    figure and what would make it fit, in binary GB (a 24 GB card is 24 GB). A name not in the
+    model table is sized from the size in its name, never answered for another model; unknown
+    names come back as a message with near names, never an exception."""
     rules = load_memory_rules()
     spec, params_b, model_suggestions, generic_note = resolve_model(query)
     if spec is None and params_b is None:
@@ -57,107 +73,130 @@ def estimate_fit(query: FitQuery) -> FitResult:
             or f"Unknown model {query.model!r}: give a parameter count (e.g. params_b=7) or a known name.",
             model_suggestions,
         )
-    card, vram_gb, gpu_suggestions = resolve_gpu(query)
-    if query.gpu and card is None and query.vram_gb is None:
-        return _unknown(
-            query,
-            f"Unknown GPU {query.gpu!r}: not in the catalog.",
-            gpu_suggestions,
-            model=spec.name if spec else None,
-            model_found=spec is not None,
-            params_b=params_b,
-        )
+    known: dict[str, object] = dict(
+        model=spec.name if spec else None, model_found=spec is not None, params_b=params_b
+    )
+    cards = resolve_cards(query)
+    if cards.problems:
+        return _unknown(query, " ".join(cards.problems), cards.suggestions, **known)
     setup, problem = resolve_setup(query, spec, params_b or 0.0, rules)
     if setup is None:
-        return _unknown(
-            query,
-            problem,
-            [],
-            model=spec.name if spec else None,
-            model_found=spec is not None,
-            params_b=params_b,
+        return _unknown(query, problem, [], **known)
+    rows, lead = compare(query, spec, params_b or 0.0, cards, rules)
+    if lead is not None and lead != setup.precision:
+        chosen, _ = resolve_setup(
+            query.model_copy(update={"precision": lead}), spec, params_b or 0.0, rules
         )
-    est = estimate(setup, rules)
-    capacity = rules.card_capacity_gb(vram_gb) if vram_gb else None
+        setup = chosen or setup
+    return _result(query, cards, setup, rows, spec, generic_note, rules)
+
+
+def _result(
+    query: FitQuery,
+    cards: CardSet,
+    setup: Setup,
+    rows: list[PrecisionOption],
+    spec: ModelSpec | None,
+    generic_note: str | None,
+    rules: MemoryRules,
+) -> FitResult:
+    slot = binding_slot(cards)
+    capacity = slot.vram_gb if slot else None
+    psetup = placed(setup, cards, query.multi_gpu)
+    est = estimate(psetup, rules)
     verdict = verdict_for(est, capacity, rules)
-    options = fit_options(setup, rules, capacity) if verdict in ("tight", "does_not_fit") else []
-    cards = (
-        bigger_cards(est.total_gb, rules, exclude=card.name if card else None)
-        if verdict != "fits" and est.complete
+    options = fit_options(psetup, rules, capacity) if verdict in ("tight", "does_not_fit") else []
+    loads, multi = spread(setup, cards, query.multi_gpu, rules)
+    support = check_on_cards(setup.fmt, cards.slots, rules)
+    single = len(cards.slots) <= 1
+    bigger = (
+        bigger_cards(est.total_gb, rules, exclude=slot.name if slot else None)
+        if verdict != "fits" and est.complete and single
         else []
     )
-    name = spec.name if spec else _generic_name(query.model, params_b or 0.0)
+    name = spec.name if spec else text.generic_name(query.model, setup.params_b)
+    catalog = {s.card.name for s in cards.slots if s.card is not None}
+    gpu = next(iter(catalog)) if len(catalog) == 1 else (cards.label() if catalog else None)
+    notes = [*cards.notes, *(multi.notes if multi else [])]
+    assumptions = [
+        *([generic_note] if generic_note else []),
+        *notes,
+        *assumptions_for(psetup, est, rules),
+    ]
+    sources = sources_for(spec, setup, rules)
+    for check in support:
+        sources += [s for s in check.sources if s not in sources]
+    if multi:
+        sources += [s for s in multi.sources if s not in sources]
+    if rows:
+        sources += [s for s in rules.precision_choice_sources if s not in sources]
+    parts = text.Parts(
+        name=name,
+        setup=psetup,
+        est=est,
+        verdict=verdict,
+        capacity=capacity,
+        where=text.where(cards),
+        multi=multi,
+        support=[s for s in support if s.runs != "yes"],
+        runs=worst(support),
+        rows=rows,
+    )
     return FitResult(
         query=query,
-        model=spec.name if spec else None,
-        model_found=spec is not None,
+        **dict(model=spec.name if spec else None, model_found=spec is not None),
         params_b=setup.params_b,
         task=setup.task,
         precision=setup.precision,
-        context_tokens=setup.context_tokens if _uses_tokens(setup) else None,
-        gpu=card.name if card else None,
-        vram_gb=vram_gb,
+        context_tokens=setup.context_tokens if not (spec and spec.is_diffusion) else None,
+        gpu=gpu,
+        vram_gb=slot.vram_gb if slot else query.vram_gb,
         capacity_gb=round(capacity, 2) if capacity else None,
         verdict=verdict,
         total_gb=est.total_gb,
         headroom_gb=round(capacity - est.total_gb, 2) if capacity else None,
         breakdown=[MemoryLine(item=x.item, gb=x.gb, detail=x.detail) for x in est.lines],
         fits_with=[FitOption(change=c, total_gb=t, verdict=v) for c, t, v in options],
-        bigger_cards=cards,
-        nearest_measured=nearest_measured(spec, setup, card.name if card else None),
-        assumptions=[
-            *([generic_note] if generic_note else []),
-            *assumptions_for(setup, est, rules),
-        ],
-        sources=sources_for(spec, setup, rules),
-        message=_message(name, setup, est, verdict, capacity, card.name if card else vram_gb),
+        bigger_cards=bigger,
+        nearest_measured=nearest_measured(spec, setup, slot.name if slot else None),
+        assumptions=assumptions,
+        sources=sources,
+        message=text.message_en(parts),
+        message_fr=text.message_fr(parts),
+        formula=text.formula(est, multi),
+        cards=loads,
+        multi_gpu=multi,
+        precision_support=support,
+        by_precision=rows,
     )
 
 
-def _generic_name(text: str, params_b: float) -> str:
-    bare = text.strip().lower().replace(" ", "") in (f"{params_b:g}b", f"{params_b:g}bn")
-    return f"generic {params_b:g}B model" + ("" if bare else f" ({text.strip()[:60]})")
-
-
-def _uses_tokens(setup: Setup) -> bool:
-    return not (setup.spec is not None and setup.spec.is_diffusion)
-
-
-def _message(
-    name: str, setup: Setup, est: Estimate, verdict: str, capacity: float | None, where: object
-) -> str:
-    what = f"{name}, {setup.task.replace('_', ' ')} at {setup.precision}"
-    each = " per GPU" if setup.num_gpus > 1 else ""
-    total = f"about {est.total_gb:.1f} GB{each}"
-    if not est.complete:
-        total = f"at least {est.total_gb:.1f} GB{each} (weights and overhead; video activations not modelled)"
-    if capacity is None:
-        return f"{what}: {total}. Give a GPU or a memory size for a verdict."
-    sized = isinstance(where, float | int)
-    card = f"a {where:g} GB card" if sized else str(where)
-    if setup.num_gpus > 1:
-        card = f"{setup.num_gpus} x {f'{where:g} GB cards' if sized else card}"
-    words = {
-        "fits": "fits",
-        "tight": "is tight on",
-        "does_not_fit": "does not fit",
-        "unknown": "may or may not fit",
-    }[verdict]
-    size = "" if sized else f" ({capacity:g} GB{each})"
-    return f"{what}: {total}; {words} {card}{size}."
-
-
 def fits_in(vram_gb: float, query: FitQuery) -> bool:
-    """True when the workload fits (verdict 'fits') a card of `vram_gb` (as sold)."""
-    result = estimate_fit(query.model_copy(update={"gpu": None, "vram_gb": vram_gb}))
-    return result.verdict == "fits"
+    """True when the workload fits (verdict 'fits') a card of `vram_gb` (as sold), at the query's
+    precision or, when it names none, the default one (no side-by-side choice)."""
+    return estimate_fit(_pinned(query, vram_gb)).verdict == "fits"
 
 
 def minimum_vram_gb(query: FitQuery, rules: MemoryRules | None = None) -> float | None:
     """The smallest card size (GB as sold) on which the workload gets the verdict 'fits'; None if unknown."""
     rules = rules or load_memory_rules()
-    result = estimate_fit(query.model_copy(update={"gpu": None, "vram_gb": None}))
+    result = estimate_fit(_pinned(query, None))
     if result.total_gb is None:
         return None
     per_card_gb = rules.card_capacity_gb(1.0)
     return round(result.total_gb / rules.fits_below_fraction / per_card_gb, 2)
+
+
+def _pinned(query: FitQuery, vram_gb: float | None) -> FitQuery:
+    """The query on one card of `vram_gb`, at a fixed precision (the default when none is named)."""
+    update: dict[str, object] = {"gpu": None, "gpus": None, "machine": None, "vram_gb": vram_gb}
+    if query.precision is None:
+        rules = load_memory_rules()
+        spec, params_b, _, _ = resolve_model(query)
+        setup, _ = resolve_setup(query, spec, params_b or 0.0, rules)
+        if setup is not None:
+            update["precision"] = setup.precision
+    return query.model_copy(update=update)
+
+
+__all__ = ["CardSet", "estimate_fit", "fits_in", "minimum_vram_gb"]

@@ -47,6 +47,7 @@ def query_for(row: MeasuredVram) -> dict[str, object]:
         "optimizer",
         "lora_rank",
         "lora_targets",
+        "num_gpus",
     ):
         value = getattr(row, name)
         if value is not None:
@@ -70,7 +71,7 @@ def calibrate_row(row: MeasuredVram) -> CalibrationRow:
         method=row.precision_or_method,
         compare_to=row.compare_to,
         check=row.check,
-        measured_gb=round(load_memory_rules().from_decimal_gb(row.value_gb), 2),
+        measured_gb=row.value_gb,
         comparable=row.comparable,
         reason=row.not_comparable_reason,
     )
@@ -94,7 +95,7 @@ def calibrate_row(row: MeasuredVram) -> CalibrationRow:
             "weights": parts.get("weights", 0.0),
             "kv_cache": parts.get("kv_cache", 0.0),
         }[row.compare_to]
-    measured = rules.from_decimal_gb(row.value_gb)
+    measured = row.value_gb
     tol = tolerance_gb(measured)
     error = estimated - measured
     if row.check == "at_most":

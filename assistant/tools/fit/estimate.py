@@ -42,6 +42,7 @@ class Setup:
     text_encoders_on_gpu: bool
     quantize_text_encoders: bool
     num_gpus: int = 1
+    shard_fraction: float | None = None  # this card's share of the sharded state (default 1/n)
 
     def with_(self, **changes: object) -> Setup:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -310,7 +311,7 @@ def estimate(setup: Setup, rules: MemoryRules) -> Estimate:
             lines.append(_adapters(setup, rules))
         lines.extend(_training_activations(setup, rules))
     if setup.num_gpus > 1:
-        lines = _per_gpu(lines, setup.num_gpus)
+        lines = _per_gpu(lines, setup.num_gpus, setup.shard_fraction)
     lines.append(Line("overhead", rules.cuda_context_gb, "CUDA context and kernels"))
     lines = [Line(x.item, round(x.gb, 3), x.detail) for x in lines]
     return Estimate(lines=lines, total_gb=round(sum(x.gb for x in lines), 2), complete=complete)
@@ -327,15 +328,26 @@ SHARDED = (
 )
 
 
-def _per_gpu(lines: list[Line], n: int) -> list[Line]:
-    """One GPU's share when n GPUs split the model: sharded state divided by n, activations kept."""
+def _per_gpu(lines: list[Line], n: int, fraction: float | None = None) -> list[Line]:
+    """One GPU's share when n GPUs split the model: sharded state divided by n (or this card's
+    fraction, when the cards differ), activations and context kept whole on every card."""
     out = []
     for x in lines:
-        if x.item in SHARDED:
+        if x.item not in SHARDED:
+            out.append(x)
+        elif fraction is None:
             out.append(Line(x.item, x.gb / n, f"{x.detail}; / {n} GPUs"))
         else:
-            out.append(x)
+            out.append(
+                Line(x.item, x.gb * fraction, f"{x.detail}; x {fraction:.3f} (this card's share)")
+            )
     return out
+
+
+def sharded_and_kept(est: Estimate) -> tuple[float, float]:
+    """(GB split across cards, GB every card keeps) of a one-card estimate."""
+    shared = sum(x.gb for x in est.lines if x.item in SHARDED)
+    return round(shared, 3), round(est.total_gb - shared, 3)
 
 
 def _apply_offload(setup: Setup, lines: list[Line]) -> list[Line]:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from assistant.knowledge.models import MeasuredVram, load_memory_rules
 from assistant.knowledge.sources import Source
+from assistant.tools.probe.models import ProbeReport
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "image_generation"]
 Offload = Literal["none", "model", "sequential"]
@@ -104,7 +105,23 @@ class FitQuery(BaseModel):
         default=1,
         ge=1,
         le=1024,
-        description="GPUs of this kind sharing the model; weights, KV cache, gradients and optimizer states are split evenly and every figure is per GPU",
+        description="How many of `gpu` (or of `vram_gb`-sized cards); figures are for the fullest card",
+    )
+    gpus: list[str] | None = Field(
+        default=None,
+        max_length=64,
+        description="Several cards, identical or not: ['4x A10G'], ['RTX 3090', 'RTX 4090'] or "
+        "['RTX 3090 + RTX 4090']; replaces gpu and num_gpus",
+    )
+    multi_gpu: Literal["shard", "replicate"] = Field(
+        default="shard",
+        description="With several cards: shard one model across them (tensor/pipeline parallel, "
+        "llama.cpp layer split), or replicate: one full copy per card",
+    )
+    machine: ProbeReport | None = Field(
+        default=None,
+        description="The probed machine (the probe_gpus result): its GPUs' free memory, not their "
+        "total, and a MIG slice when MIG is on, are used instead of gpu/gpus/vram_gb",
     )
     quantize_text_encoders: bool = Field(
         default=True,
@@ -118,6 +135,16 @@ class FitQuery(BaseModel):
         if isinstance(data, dict):
             return {k: v for k, v in data.items() if v is not None}
         return data
+
+    @field_validator("gpus")
+    @classmethod
+    def _card_names(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        names = [v.strip() for v in value if v and v.strip()]
+        if any(len(v) > 200 for v in names):
+            raise ValueError("a GPU name is at most 200 characters")
+        return names or None
 
     @field_validator("precision", "kv_precision")
     @classmethod
@@ -145,6 +172,60 @@ class FitOption(BaseModel):
     change: str = Field(description="What to change, e.g. 'precision int4'")
     total_gb: float
     verdict: Verdict
+
+
+Runs = Literal["yes", "weight_only", "no", "unknown"]
+
+
+class PrecisionSupport(BaseModel):
+    """Whether one weight format runs on one card, why, and what to use instead."""
+
+    precision: str
+    gpu: str
+    compute_capability: str | None = None
+    runs: Runs = Field(
+        description="yes; weight_only (the weights load and are unpacked to 16-bit, no speed-up "
+        "from the format); no; unknown (not an NVIDIA card, or its CC is not in the data)"
+    )
+    reason: str
+    reason_fr: str
+    use_instead: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+
+
+class CardLoad(BaseModel):
+    """One card of several and its share of the workload."""
+
+    gpu: str
+    vram_gb: float = Field(description="Memory the workload may use on it (free memory if probed)")
+    load_gb: float = Field(description="What it would hold: its share plus its own overhead")
+    verdict: Verdict
+    note: str | None = None
+
+
+class MultiGpu(BaseModel):
+    """How several cards share (or each hold) the workload, and what that means."""
+
+    mode: Literal["shard", "replicate"]
+    cards: int
+    total_vram_gb: float = Field(description="Sum over the cards; not one pool")
+    sharded_gb: float = Field(description="Weights, KV cache, optimizer states... split over cards")
+    per_card_gb: float = Field(description="Kept on every card: activations and CUDA context")
+    whole_gb: float = Field(description="Everything on all cards together")
+    interconnect: Literal["nvlink", "pcie", "unknown"]
+    notes: list[str] = Field(default_factory=list)
+    notes_fr: list[str] = Field(default_factory=list)
+    sources: list[Source] = Field(default_factory=list)
+
+
+class PrecisionOption(BaseModel):
+    """One precision of the side-by-side comparison."""
+
+    precision: str
+    total_gb: float | None
+    verdict: Verdict
+    runs: str = Field(description="yes, weight_only, no or unknown on the card(s)")
+    note: str | None = None
 
 
 class FitResult(BaseModel):
@@ -180,6 +261,25 @@ class FitResult(BaseModel):
     message: str
     suggestions: list[str] = Field(
         default_factory=list, description="Near names when the model or GPU is unknown"
+    )
+    message_fr: str = Field(default="", description="The message in French")
+    unit: str = Field(
+        default="GB = binary gigabyte (2^30 bytes = 1 GiB), the unit cards are sold in",
+        description="The one memory unit of every figure",
+    )
+    formula: str = Field(
+        default="", description="How the total is computed, with the inputs of this estimate"
+    )
+    cards: list[CardLoad] = Field(
+        default_factory=list, description="Each card and what it would hold (several cards)"
+    )
+    multi_gpu: MultiGpu | None = None
+    precision_support: list[PrecisionSupport] = Field(
+        default_factory=list, description="Whether the precision runs on each card"
+    )
+    by_precision: list[PrecisionOption] = Field(
+        default_factory=list,
+        description="The common precisions side by side, when the question named none",
     )
 
     def summary(self) -> str:

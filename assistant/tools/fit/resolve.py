@@ -4,7 +4,6 @@ workload fit, and state the assumptions and sources of an estimate."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from assistant.knowledge.models import (
     MeasuredVram,
@@ -17,9 +16,6 @@ from assistant.knowledge.sources import Source
 from assistant.tools.fit.estimate import Estimate, Setup, estimate
 from assistant.tools.fit.models import FitQuery
 from assistant.tools.fit.names import other_model, read_size
-
-if TYPE_CHECKING:
-    from assistant.knowledge.gpus import GpuCard
 
 DEFAULT_INFERENCE_CONTEXT = 4096
 DEFAULT_TRAINING_SEQUENCE = 2048
@@ -72,20 +68,6 @@ def resolve_model(query: FitQuery) -> tuple[ModelSpec | None, float | None, list
             f"{params:g}B read from {how}."
         ),
     )
-
-
-def resolve_gpu(query: FitQuery) -> tuple[GpuCard | None, float | None, list[str]]:
-    """(card, memory as sold, near names); an explicit vram_gb wins over the card's memory."""
-    if not query.gpu:
-        return None, query.vram_gb, []
-    try:
-        from assistant.knowledge.matching import match_gpu
-    except ImportError:  # catalog not available: only an explicit size can be used
-        return None, query.vram_gb, []
-    match = match_gpu(query.gpu)
-    if match.gpu is None:
-        return None, query.vram_gb, list(match.suggestions)
-    return match.gpu, query.vram_gb or match.gpu.vram_gb, []
 
 
 def resolve_setup(
@@ -179,13 +161,22 @@ def _default_precision(task: str, spec: ModelSpec | None) -> str:
 
 
 def verdict_for(est: Estimate, capacity_gb: float | None, rules: MemoryRules) -> str:
+    """fits, tight, does_not_fit, or unknown for an estimate on a card of `capacity_gb`."""
+    return verdict_gb(est.total_gb, est.complete, capacity_gb, rules)
+
+
+def verdict_gb(
+    total_gb: float, complete: bool, capacity_gb: float | None, rules: MemoryRules
+) -> str:
+    """The verdict for `total_gb` on a card of `capacity_gb` (unknown without a card, or when a
+    part of the estimate is not modelled and the rest still fits)."""
     if capacity_gb is None:
         return "unknown"
-    if est.total_gb > capacity_gb * rules.tight_below_fraction:
+    if total_gb > capacity_gb * rules.tight_below_fraction:
         return "does_not_fit"
-    if not est.complete:
+    if not complete:
         return "unknown"
-    return "fits" if est.total_gb <= capacity_gb * rules.fits_below_fraction else "tight"
+    return "fits" if total_gb <= capacity_gb * rules.fits_below_fraction else "tight"
 
 
 def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
@@ -332,9 +323,10 @@ def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str
     ]
     if setup.num_gpus > 1:
         out.append(
-            f"Figures are per GPU: {setup.num_gpus} GPUs split the weights, KV cache, gradients and "
-            "optimizer states evenly (tensor/pipeline parallel or FSDP); each keeps its own activations "
-            "and CUDA context."
+            f"Figures are per GPU, for the fullest card: {setup.num_gpus} GPUs split the weights, KV "
+            "cache, gradients and optimizer states "
+            + ("evenly" if setup.shard_fraction is None else "in proportion to each card's memory")
+            + " (tensor/pipeline parallel or FSDP); each keeps its own activations and CUDA context."
         )
     if spec is None:
         out.append(

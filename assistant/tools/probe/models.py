@@ -106,10 +106,11 @@ class ProbeReport(BaseModel):
     sources: list[Source] = Field(default_factory=list)
 
     def _repr_markdown_(self) -> str:  # rich display in Jupyter / Colab
-        from assistant.ui.render import probe_markdown
+        from assistant.tools.probe.markdown import probe_markdown
 
         return probe_markdown(self)
 
 
 def mib_to_gb(mib: int | None) -> float | None:
+    """MiB as GB (GiB, rounded to 0.1), None stays None."""
     return None if mib is None else round(mib / 1024, 1)

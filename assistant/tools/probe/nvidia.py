@@ -16,10 +16,12 @@ _nvml_wedged = False
 
 
 def nvml_wedged() -> bool:
+    """Whether an NVML call hung earlier in this process (NVML is not asked again)."""
     return _nvml_wedged
 
 
 def mark_nvml_wedged() -> None:
+    """Remember that NVML hung, so later probes skip it."""
     global _nvml_wedged
     _nvml_wedged = True
 

@@ -54,6 +54,7 @@ def _json_in(text: str) -> Any:
 
 
 def probe_rocm_smi(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
+    """AMD GPUs from `rocm-smi` (name and VRAM). Raises StepFailed."""
     result = run_tool(
         ["rocm-smi", "--showproductname", "--showmeminfo", "vram", "--json"], timeout_s
     )
@@ -94,6 +95,7 @@ def _bytes_to_mib(value: Any) -> int | None:
 
 
 def probe_amd_smi(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
+    """AMD GPUs from `amd-smi` (the newer tool). Raises StepFailed."""
     result = run_tool(["amd-smi", "static", "--asic", "--vram", "--json"], timeout_s)
     if result.returncode != 0:
         raise StepFailed(f"amd-smi exited with status {result.returncode}: {short(result.stderr)}")
@@ -141,6 +143,8 @@ def _amd_size_mib(size: Any) -> int | None:
 
 
 def probe_apple(timeout_s: float) -> tuple[list[ProbedGpu], list[str]]:
+    """The GPU of a Mac: Apple silicon with its unified memory, or an Intel Mac's NVIDIA or AMD
+    card. Raises StepFailed elsewhere."""
     if sys.platform != "darwin":
         raise StepFailed("not macOS")
     brand = run_tool(["sysctl", "-n", "machdep.cpu.brand_string"], timeout_s).stdout.strip()

@@ -31,6 +31,13 @@ FORMULA = (
     "size × context × 2 bytes); prefill tokens/s = utilisation × FP16 tensor FLOPS ÷ (2 × active "
     "parameters)"
 )
+FORMULA_FR = (
+    "tokens/s en génération = 1 / (octets lus par token ÷ (efficacité × bande passante × cartes en "
+    "parallélisme de tenseurs) + surcoût par couche × couches + latence d'all-reduce × 2 × couches) ; "
+    "octets lus par token = paramètres actifs × bits par paramètre ÷ 8 + cache KV (2 × couches × têtes "
+    "KV × taille de tête × contexte × 2 octets) ; tokens/s du prompt = utilisation × FLOPS tensoriels "
+    "FP16 ÷ (2 × paramètres actifs)"
+)
 _PLATFORM: dict[str, Platform] = {"nvidia": "cuda", "apple": "metal", "amd": "rocm"}
 
 
@@ -245,7 +252,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     except Unresolved as exc:
         return SpeedEstimate(
             found=False, message=str(exc), suggestions=exc.suggestions, gpu=q.gpu, model=q.model,
-            formula=FORMULA, summary=str(exc), summary_fr=_fr_unresolved(str(exc)),
+            formula=FORMULA, formula_fr=FORMULA_FR, summary=str(exc), summary_fr=_fr_unresolved(str(exc)),
         )  # fmt: skip
     f = p.fitted
     n = q.gpu_count
@@ -393,7 +400,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         interconnect=p.interconnect if n > 1 else None, communication_ms_per_token=comm_ms,
         offload_fraction=q.offload_fraction, ram_bandwidth_gbs=ram_bw if q.offload_fraction else None,
         offload_share_of_time=share, prefill_tokens_per_s=prefill, prompt_tokens=prompt if prefill else None,
-        time_to_first_token_s=ttft, formula=FORMULA, inputs=inputs, summary=summary,
+        time_to_first_token_s=ttft, formula=FORMULA, formula_fr=FORMULA_FR, inputs=inputs, summary=summary,
         summary_fr=summary_fr, notes=notes, notes_fr=notes_fr, assumptions=assumptions,
         sources=dedupe_sources(sources),
     )  # fmt: skip

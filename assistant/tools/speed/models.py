@@ -139,6 +139,7 @@ class SpeedEstimate(BaseModel):
     prompt_tokens: int | None = None
     time_to_first_token_s: float | None = None
     formula: str = ""
+    formula_fr: str = ""
     inputs: dict[str, Any] = Field(default_factory=dict)
     summary: str = ""
     summary_fr: str = ""

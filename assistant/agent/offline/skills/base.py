@@ -62,6 +62,7 @@ class Skill(Generic[R]):
     concepts: tuple[str, ...] = ()
     fallback: str | Callable[[Entities], str | None] | None = None
     search_terms: SearchTerms | None = None
+    combine: Callable[[list[R], str, Lang], str] | None = None
     examples_package: str = field(default="", compare=False)
 
     @cached_property
@@ -87,6 +88,16 @@ class Skill(Generic[R]):
         if callable(self.fallback):
             return self.fallback(ent)
         return self.fallback
+
+    def answer_many(self, payloads: list[Any], question: str, lang: Lang) -> list[str | None]:
+        """The sections for several results of this tool in one turn (`combine` may merge them)."""
+        parsed = [self.parse(p) for p in payloads]
+        readable = [p for p in parsed if p is not None]
+        if self.combine is not None and len(readable) > 1:
+            merged = self.combine(readable, question, lang)
+            if merged:
+                return [merged]
+        return [None if p is None else self.render(p, question, lang) for p in parsed]
 
     def hint(self, reading: Reading) -> str:
         """The words added to the corpus search when this skill answers."""

@@ -70,7 +70,7 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards = named_cards(ent)
-    return [{"gpus": cards, "names": cards}] if len(cards) >= 2 else []
+    return [{"gpus": cards}] if len(cards) >= 2 else []
 
 
 SKILL = Skill(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
@@ -40,6 +41,21 @@ ITEMS = {
 }
 DIFFUSION = ("flux", "sd", "stable diffusion", "sdxl", "wan", "hunyuan")
 METHOD_TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune", "inference": "inference"}
+# Fine-tuning without a method named: every method is weighed, lightest first.
+FINETUNE_TASKS = ("qlora", "lora", "full_finetune")
+FITTING = ("fits", "tight")
+# Precisions people run a model at, by bits, for a headline when the question names none.
+BITS = {
+    "bf16": 16,
+    "fp16": 16,
+    "fp32": 32,
+    "fp8": 8,
+    "int8": 8,
+    "q8_0": 8,
+    "int4": 4,
+    "q4_k_m": 4,
+    "nf4": 4,
+}
 
 
 def gb(value: float | None, lang: Lang) -> str:
@@ -97,12 +113,54 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
     )
 
 
+def _lower_precisions(result: FitResult) -> list[tuple[str, float]]:
+    """(precision, GB) of the quantised versions that would fit, by the tool's own options."""
+    out = []
+    for option in result.fits_with:
+        m = re.fullmatch(r"precision (\S+)", option.change)
+        if m and option.verdict in FITTING and BITS.get(m.group(1), 16) < 16:
+            out.append((m.group(1), option.total_gb))
+    return out
+
+
+def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'Yes at 8 or 4 bits, not at 16': the headline when the question names no precision."""
+    from assistant.agent.offline.entities import extract_entities
+
+    if (
+        result.task != "inference"
+        or result.verdict in FITTING
+        or extract_entities(question).precision
+    ):
+        return None
+    lower = _lower_precisions(result)
+    if not lower:
+        return None
+    bits = sorted({BITS[p] for p, _ in lower if p in BITS}, reverse=True)
+    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    where = result.gpu or pick(
+        lang,
+        f"a {gb(result.capacity_gb, lang)} card",
+        f"une carte de {gb(result.capacity_gb, lang)}",
+    )
+    levels = pick(lang, " or ", " ou ").join(str(b) for b in bits)
+    capacity = f" ({gb(result.capacity_gb, lang)})" if result.gpu else ""
+    figures = ", ".join(f"{p}: {gb(g, lang)}" for p, g in lower[:3])
+    return pick(
+        lang,
+        f"**Yes at {levels} bits, not at 16 bits** — {model} on {where}{capacity}: "
+        f"about {gb(result.total_gb, lang)} at {result.precision or '16 bits'}; quantised, {figures}.",
+        f"**Oui en {levels} bits, pas en 16 bits** — {model} sur {where}{capacity} : "
+        f"environ {gb(result.total_gb, lang)} en {result.precision or '16 bits'} ; quantifié, {figures}.",
+    )
+
+
 def render(result: FitResult, question: str, lang: Lang) -> str:
     """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
     if result.verdict == "unknown" and not result.total_gb:
         return _unknown(result, lang)
     colon = " : " if lang == "fr" else ": "
-    lines = [_head(result, question, lang)]
+    lines = [_precision_head(result, question, lang) or _head(result, question, lang)]
     breakdown = [
         f"{pick(lang, *ITEMS.get(line.item, (line.item, line.item)))}{colon}{gb(line.gb, lang)}"
         for line in result.breakdown
@@ -136,6 +194,69 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
+def _task_name(result: FitResult, lang: Lang) -> str:
+    return pick(lang, *TASKS.get(result.task, (result.task, result.task)))
+
+
+def combine(results: list[FitResult], question: str, lang: Lang) -> str:
+    """Several methods for one model on one card: the verdict on each, lightest first, as a table."""
+    if (
+        len({r.task for r in results}) < 2
+        or len({(r.model, r.gpu, r.capacity_gb) for r in results}) > 1
+    ):
+        return ""
+    first = results[0]
+    model = first.model or (f"{num(first.params_b, lang)}B" if first.params_b else "?")
+    where = first.gpu or pick(
+        lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
+    )
+    fitting = [r for r in results if r.verdict in FITTING]
+    failing = [r for r in results if r.verdict not in FITTING]
+    joiner = pick(lang, " or ", " ou ")
+    if fitting:
+        ways = joiner.join(
+            f"{_task_name(r, lang)} ({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
+            for r in fitting
+        )
+        head = pick(lang, f"**Yes, with {ways}**", f"**Oui, en {ways}**") + pick(
+            lang, f" — {model} on {where}", f" — {model} sur {where}"
+        )
+        if failing:
+            no = ", ".join(f"{_task_name(r, lang)} ({gb(r.total_gb, lang)})" for r in failing)
+            head += pick(lang, f"; not with {no}", f" ; pas en {no}")
+        head += pick(
+            lang, f", for {gb(first.capacity_gb, lang)}.", f", pour {gb(first.capacity_gb, lang)}."
+        )
+    else:
+        lightest = min(results, key=lambda r: r.total_gb or 0.0)
+        head = pick(
+            lang,
+            f"**No: {model} can't be fine-tuned on {where}**, even with {_task_name(lightest, lang)} "
+            f"(about {gb(lightest.total_gb, lang)} for {gb(first.capacity_gb, lang)}).",
+            f"**Non : {model} ne peut pas être affiné sur {where}**, même en {_task_name(lightest, lang)} "
+            f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}).",
+        )
+    verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
+    table = (
+        pick(
+            lang,
+            "| Method | Memory needed | Verdict |",
+            "| Méthode | Mémoire nécessaire | Verdict |",
+        )
+        + "\n|---|---|---|\n"
+    )
+    table += "\n".join(
+        f"| {_task_name(r, lang)} | {gb(r.total_gb, lang)} | {verdicts[r.verdict]} |"
+        for r in results
+    )
+    note = pick(
+        lang,
+        "<sub>The question names no method, so the three usual ones are compared (QLoRA: 4-bit base + adapters; LoRA: 16-bit base + adapters; full: every weight trained with AdamW).</sub>",
+        "<sub>La question ne précise pas la méthode : les trois méthodes courantes sont comparées (QLoRA : base 4 bits + adaptateurs ; LoRA : base 16 bits + adaptateurs ; complet : tous les poids entraînés avec AdamW).</sub>",
+    )
+    return "\n\n".join(p for p in (head, table, note) if p)
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
@@ -145,12 +266,20 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     task = METHOD_TASKS.get(ent.method or "")
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
+    cards = named_cards(ent)
+    if ent.method == "finetune":
+        target = {"gpu": cards[0]} if cards else {"vram_gb": ent.vram_gb}
+        return [
+            {"model": model, "params_b": ent.model_size_b if not ent.models else None, "task": t,
+             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
+             "num_gpus": ent.gpu_count, **target}
+            for t in FINETUNE_TASKS
+        ]  # fmt: skip
     base = {
         "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
         "num_gpus": ent.gpu_count,
     }  # fmt: skip
-    cards = named_cards(ent)
     if cards:
         return [{**base, "gpu": card} for card in cards[:2]]
     return [{**base, "vram_gb": ent.vram_gb}]
@@ -176,4 +305,5 @@ SKILL = Skill(
     needs=("models", "model_size_b"),
     concepts=("fit", "model_task"),
     fallback="recommend_gpus",
+    combine=combine,
 )

@@ -8,6 +8,7 @@ from assistant.cli._common import CommandError, add_json_flag
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the `chat` and `discord` commands."""
     chat = sub.add_parser(
         "chat",
         help="open the chat page in the browser (Gradio); prints its URL",
@@ -41,9 +42,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Run the Discord bot: a /ask slash command and replies to mentions, with citations "
             "in an embed, no pings, and a per-user rate limit. It shards automatically. The "
-            "token is read from GPU_ADVISOR_DISCORD_TOKEN (or DISCORD_TOKEN). Replying to "
-            "mentions needs the Message Content intent enabled in the developer portal; /ask "
-            "works without it."
+            "token is read from GPU_ADVISOR_DISCORD_TOKEN (or DISCORD_TOKEN). A reply to one "
+            "of its answers continues the conversation (the reply chain is the history). No "
+            "privileged intent is needed: Discord sends a bot the text of messages that "
+            "mention it, replies included."
         ),
         epilog="example:\n  GPU_ADVISOR_DISCORD_TOKEN=... gpu-advisor discord",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -72,6 +74,7 @@ def _checked_backend(name: str | None) -> str:
 
 
 def run_chat(args: argparse.Namespace) -> int:
+    """Serve the chat page until stopped."""
     from assistant.ui.gradio_app import launch
 
     if args.port is not None and not 0 < args.port < 65536:
@@ -91,6 +94,7 @@ def run_chat(args: argparse.Namespace) -> int:
 
 
 def run_discord(args: argparse.Namespace) -> int:
+    """Run the Discord bot until stopped."""
     from assistant.ui.discord_bot import MissingTokenError, run_bot
 
     try:

@@ -1,0 +1,90 @@
+"""How fast will it generate: "how many tokens/s for Llama 3 8B on a 4090?", "vitesse sur un M2 Ultra"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.texts import bullet_list, num, pick
+from assistant.language import Lang
+from assistant.tools.speed import SpeedEstimate
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+
+def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
+    """The decode speed first, then prefill, the notes, and the formula with its inputs."""
+    if not result.found:
+        if result.suggestions and result.gpu:
+            return render_unknown(result.gpu, result.suggestions, lang)
+        return pick(lang, result.summary, result.summary_fr)
+    tps = result.decode_tokens_per_s or 0.0
+    cards = f"{result.gpu_count} × {result.gpu}" if result.gpu_count > 1 else result.gpu
+    head = pick(
+        lang,
+        f"**About {num(tps, lang, 0)} tokens/s** ({num(result.decode_low, lang, 0)}–{num(result.decode_high, lang, 0)}) "
+        f"for {result.model} in {result.precision} on {cards}, one request at a time.",
+        f"**Environ {num(tps, lang, 0)} tokens/s** ({num(result.decode_low, lang, 0)} à {num(result.decode_high, lang, 0)}) "
+        f"pour {result.model} en {result.precision} sur {cards}, une requête à la fois.",
+    )
+    why = pick(
+        lang,
+        f"Generating is limited by memory bandwidth: each token reads {num(result.bytes_per_token_gb, lang, 2)} GB "
+        f"at {num(result.bandwidth_gbs, lang, 0)} GB/s ({result.backend}, {num((result.efficiency or 0) * 100, lang, 0)} % efficiency).",
+        f"La génération est limitée par la bande passante mémoire : chaque token lit {num(result.bytes_per_token_gb, lang, 2)} Go "
+        f"à {num(result.bandwidth_gbs, lang, 0)} Go/s ({result.backend}, efficacité {num((result.efficiency or 0) * 100, lang, 0)} %).",
+    )
+    parts = [head, why]
+    if result.prefill_tokens_per_s and result.time_to_first_token_s is not None:
+        parts.append(
+            pick(
+                lang,
+                f"Reading the prompt: about {num(result.prefill_tokens_per_s, lang, 0)} tokens/s "
+                f"({num(result.time_to_first_token_s, lang, 1)} s for {result.prompt_tokens} tokens).",
+                f"Lecture du prompt : environ {num(result.prefill_tokens_per_s, lang, 0)} tokens/s "
+                f"({num(result.time_to_first_token_s, lang, 1)} s pour {result.prompt_tokens} tokens).",
+            )
+        )
+    notes = result.notes_fr if lang == "fr" else result.notes
+    if notes:
+        parts.append(bullet_list(notes))
+    parts.append(
+        f"<sub>{pick(lang, 'Formula: ' + result.formula, 'Formule : ' + result.formula_fr)}</sub>"
+    )
+    return "\n\n".join(parts)
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    cards = named_cards(ent)
+    model = (
+        ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
+    )
+    if not model:
+        return []
+    args: dict[str, Any] = {"model": model, "gpu": cards[0] if cards else None,
+                            "precision": ent.precision, "context_tokens": ent.context_tokens}  # fmt: skip
+    if ent.gpu_count and ent.gpu_count > 1:
+        args["gpu_count"] = ent.gpu_count
+    return [args]
+
+
+SKILL = Skill(
+    tool="llm_speed",
+    result=SpeedEstimate,
+    build=build,
+    render=render,
+    search_hint="tokens par seconde bande passante mémoire",
+    slots=(
+        "gpus",
+        "unknown_gpus",
+        "models",
+        "model_size_b",
+        "precision",
+        "context_tokens",
+        "gpu_count",
+    ),
+    needs=("models", "model_size_b"),
+)

@@ -1,0 +1,105 @@
+"""Which models fit: "which models can my 3060 with 32 GB of RAM run?", "quels modèles sur ma 4090 ?"."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.texts import num, pick
+from assistant.language import Lang
+from assistant.tools.models_for import ModelsForResult
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+_RAM = re.compile(
+    r"(\d+(?:[.,]\d+)?)\s*(?:gb|go|gib|gio)\s*(?:of\s+|de\s+)?(?:system\s+|sys\.?\s+)?"
+    r"(?:ram|ddr\d?|mémoire vive|memoire vive)\b",
+    re.I,
+)
+_HERE = re.compile(
+    r"\b(?:here|this (?:machine|computer|pc|box)|my (?:machine|computer|pc)|ici|"
+    r"cette machine|cet ordinateur|ce pc|mon (?:pc|ordinateur))\b",
+    re.I,
+)
+_IMAGES = re.compile(r"\b(?:image|images|diffusion|flux|sdxl|stable diffusion|vid[ée]o)\b", re.I)
+_TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune"}
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """A card (or several, or this machine), the RAM for offload, the task and precision."""
+    args: dict[str, Any] = {}
+    text = reading.text
+    ram = _RAM.search(text)
+    if ram:
+        args["system_ram_gb"] = float(ram.group(1).replace(",", "."))
+    if ent.gpus:
+        if len(ent.gpus) > 1:
+            args["gpus"] = list(ent.gpus)
+        else:
+            args["gpu"] = ent.gpus[0]
+            if ent.gpu_count and ent.gpu_count > 1:
+                args["num_gpus"] = ent.gpu_count
+    elif ent.vram_gb and not (ram and float(ram.group(1).replace(",", ".")) == ent.vram_gb):
+        args["vram_gb"] = ent.vram_gb
+    elif _HERE.search(text):
+        from assistant.tools.probe import probe_local_gpus
+
+        args["machine"] = probe_local_gpus().model_dump(mode="json")
+    else:
+        return []
+    if ent.method in _TASKS:
+        args["task"] = _TASKS[ent.method]
+    elif _IMAGES.search(text):
+        args["task"] = "image_generation"
+    if ent.precision:
+        args["precisions"] = [ent.precision]
+    if ent.context_tokens:
+        args["context_tokens"] = ent.context_tokens
+    return [args]
+
+
+def render(result: ModelsForResult, question: str, lang: Lang) -> str:
+    """The largest model that fits first, then each family's largest, then offload."""
+    if result.cards is None:
+        return pick(lang, result.message, result.message_fr)
+    gb = pick(lang, "GB", "Go")
+    lines = [f"**{pick(lang, result.message, result.message_fr)}**", ""]
+    for group in result.families:
+        if not group.largest_that_fits:
+            continue
+        best = next(m for m in group.models if m.model == group.largest_that_fits)
+        fits = [m.model for m in group.models if m.standing == "fits"]
+        p = best.best
+        figure = f" — {p.precision}, {num(p.total_gb, lang)} {gb}" if p else ""
+        more = f" ({', '.join(fits[:-1])})" if len(fits) > 1 else ""
+        lines.append(f"- {group.family}: **{best.model}**{figure}{more}")
+    if result.with_offload:
+        lines.append(
+            pick(
+                lang,
+                f"\nWith CPU offload (slow, layers in system RAM): {', '.join(result.with_offload[:6])}.",
+                f"\nAvec déchargement sur le CPU (lent, couches en RAM) : {', '.join(result.with_offload[:6])}.",
+            )
+        )
+    lines.append(
+        pick(
+            lang,
+            f"\nSizes in binary GB (a {num(result.vram_gb, lang, 0)} GB card holds {num(result.vram_gb, lang, 0)} GB); 'fits' means under 90 % of the card.",
+            f"\nTailles en Go binaires (une carte de {num(result.vram_gb, lang, 0)} Go en contient {num(result.vram_gb, lang, 0)}) ; « tient » veut dire sous 90 % de la carte.",
+        )
+    )
+    return "\n".join(lines)
+
+
+SKILL = Skill(
+    tool="models_for",
+    result=ModelsForResult,
+    build=build,
+    render=render,
+    search_hint="VRAM modèle quantification 4 bits 8 bits taille",
+    slots=("gpus", "vram_gb", "gpu_count", "method", "precision", "context_tokens"),
+    fallback="workload_fit",
+)

@@ -1,0 +1,194 @@
+"""Running cost of a card you own: its power × hours × the electricity price, per day and per
+month; the extra over leaving it idle; and how that compares with renting the same card."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from assistant.knowledge.prices import hourly_price_range
+from assistant.knowledge.running import load_running_costs
+from assistant.knowledge.sources import Source, dedupe_sources
+from assistant.money import configured_electricity_price, format_money
+from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, money_context
+
+FORMULA = (
+    "cost = watts ÷ 1000 × hours × price per kWh; per month = per day × days; extra over idle = "
+    "(watts − idle watts) ÷ 1000 × hours × price per kWh"
+)
+
+
+FORMULA_FR = (
+    "coût = watts ÷ 1000 × heures × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
+    "au repos = (watts − watts au repos) ÷ 1000 × heures × prix du kWh"
+)
+
+
+class PowerQuery(MoneyQuery):
+    """What does it cost in electricity to run a card I own?"""
+
+    gpu: str | None = Field(default=None, max_length=200, description="The card, e.g. 'RTX 3090'")
+    gpu_count: int = Field(default=1, ge=1, le=64, description="How many such cards")
+    power_w: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Draw per card while working, in watts (default: a sourced typical draw, else the TDP)",
+    )
+    idle_w: float | None = Field(
+        default=None, ge=0, le=2_000, description="Draw per card while idle, in watts"
+    )
+    hours_per_day: float | None = Field(
+        default=None, gt=0, le=24, description="Hours of work per day (default 8)"
+    )
+    days_per_month: float = Field(
+        default=DAYS_PER_MONTH, gt=0, le=31, description="Days in a month"
+    )
+    electricity_price_per_kwh: float | None = Field(
+        default=None,
+        ge=0,
+        le=100,
+        description="Electricity price per kWh in `currency` (the caller fills the configured one)",
+    )
+
+
+class PowerCost(CostResult):
+    """Electricity cost of running the card, with the formula and its inputs."""
+
+    found: bool = True
+    message: str | None = None
+    suggestions: list[str] = Field(default_factory=list)
+    gpu: str | None = None
+    gpu_count: int = 1
+    power_w: float | None = Field(default=None, description="Per card")
+    power_basis: str | None = Field(default=None, description="typical (sourced) / TDP / given")
+    idle_w: float | None = None
+    hours_per_day: float | None = None
+    electricity_price_per_kwh: float | None = None
+    kwh_per_day: float | None = None
+    cost_per_hour: float | None = None
+    cost_per_day: float | None = None
+    cost_per_month: float | None = None
+    extra_over_idle_per_day: float | None = None
+    extra_over_idle_per_month: float | None = None
+    rent_rate: float | None = Field(
+        default=None, description="Typical rental price per hour, same card"
+    )
+    electricity_share_of_rent: float | None = Field(
+        default=None, description="Electricity per hour ÷ rental price per hour"
+    )
+    formula: str = FORMULA
+    formula_fr: str = FORMULA_FR
+    inputs: dict[str, float] = Field(default_factory=dict)
+    summary_fr: str = ""
+
+
+def power_cost(q: PowerQuery) -> PowerCost:
+    """Electricity cost of running a card you own: its power (a sourced typical draw, else the TDP,
+    or power_w) × hours × the electricity price, per hour, day and month; the extra cost over
+    leaving it idle; and the electricity per hour next to the price of renting the same card."""
+    from assistant.knowledge.matching import match_gpu
+
+    cur, rate, assumptions = money_context(q)
+    base = {"currency": cur, "usd_per_eur": rate, "gpu_count": q.gpu_count}
+    data = load_running_costs()
+    sources: list[Source] = []
+    card = None
+    if q.gpu is not None:
+        m = match_gpu(q.gpu)
+        card = m.gpu
+        if card is None and q.power_w is None:
+            msg = f"'{q.gpu}' is not in the GPU catalog; give power_w."
+            return PowerCost(found=False, message=msg, suggestions=m.suggestions, gpu=q.gpu,
+                             summary=msg, summary_fr="Carte absente du catalogue : donnez power_w.",
+                             assumptions=assumptions, **base)  # fmt: skip
+    row = data.card(card.name) if card else None
+    if q.power_w is not None:
+        watts, basis = q.power_w, "given"
+    elif row and row.typical_w:
+        watts, basis = row.typical_w, "typical"
+        sources.append(row.source)
+        assumptions.append(
+            f"Power: {watts:g} W, a sourced typical draw (TDP {card.tdp_w if card else '?'} W)."
+        )
+    elif card and card.tdp_w:
+        watts, basis = card.tdp_w, "TDP"
+        sources += card.source_for("tdp_w")
+        assumptions.append(
+            f"Power: {watts:g} W, the card's TDP: a card working flat out; LLM decoding often draws less."
+        )
+    else:
+        msg = (
+            "No power figure for this card; give power_w."
+            if card
+            else "Say which card, or give power_w."
+        )
+        return PowerCost(found=False, message=msg, gpu=card.name if card else q.gpu, summary=msg,
+                         summary_fr="Pas de puissance connue : donnez power_w.", assumptions=assumptions, **base)  # fmt: skip
+    if q.idle_w is not None:
+        idle = q.idle_w
+    elif row and row.idle_w is not None:
+        idle = row.idle_w
+        sources.append(row.source)
+    else:
+        idle = data.idle_w
+        sources.append(data.idle_source)
+        assumptions.append(f"Idle: {idle:g} W, a typical desktop card at idle.")
+    idle = min(idle, watts)
+    hours = q.hours_per_day if q.hours_per_day is not None else data.hours_per_day
+    if q.hours_per_day is None:
+        assumptions.append(f"Use: {hours:g} hours a day (none given).")
+    price = q.electricity_price_per_kwh
+    if price is None:  # a Python caller that gave none: the configured price
+        price = configured_electricity_price(cur, rate)
+    assumptions.append(
+        f"Electricity: {format_money(price, cur, decimals=3)} per kWh (the question's, else "
+        "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
+    )
+    n = q.gpu_count
+    kwh_day = watts * n / 1000 * hours
+    per_hour = watts * n / 1000 * price
+    per_day = kwh_day * price
+    extra_day = (watts - idle) * n / 1000 * hours * price
+    assumptions.append(
+        f"A month is {q.days_per_month:g} days; only the card's own draw is counted, not the rest of the machine."
+    )
+    rent = share = None
+    if card is not None:
+        rng = hourly_price_range(card.name, currency=cur, usd_per_eur=rate)
+        if rng is not None:
+            rent = rng.typical * n
+            share = per_hour / rent if rent else None
+            sources += rng.sources[:3]
+    name = card.name if card else (q.gpu or "the card")
+    who = f"{n} × {name}" if n > 1 else name
+    summary = (
+        f"Running {who} at {watts * n:g} W for {hours:g} h a day costs {format_money(per_day, cur)} a day "
+        f"and {format_money(per_day * q.days_per_month, cur)} a month at {format_money(price, cur, decimals=3)}/kWh "
+        f"({format_money(extra_day * q.days_per_month, cur)} a month more than leaving it idle)."
+    )
+    summary_fr = (
+        f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour coûte {format_money(per_day, cur, 'fr')} "
+        f"par jour et {format_money(per_day * q.days_per_month, cur, 'fr')} par mois à "
+        f"{format_money(price, cur, 'fr', decimals=3)} le kWh ({format_money(extra_day * q.days_per_month, cur, 'fr')} "
+        "de plus par mois que de la laisser au repos)."
+    )
+    if rent is not None and share is not None:
+        summary += (
+            f" Electricity is {format_money(per_hour, cur)}/h against {format_money(rent, cur)}/h to rent the same: "
+            f"{share:.0%} of the rental price."
+        )
+        summary_fr += (
+            f" L'électricité coûte {format_money(per_hour, cur, 'fr')}/h contre {format_money(rent, cur, 'fr')}/h "
+            f"pour louer la même : {share * 100:.0f}\u202f% du prix de location."
+        )
+    return PowerCost(
+        gpu=name, power_w=watts, power_basis=basis, idle_w=idle, hours_per_day=hours,
+        electricity_price_per_kwh=price, kwh_per_day=kwh_day, cost_per_hour=per_hour,
+        cost_per_day=per_day, cost_per_month=per_day * q.days_per_month,
+        extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
+        rent_rate=rent, electricity_share_of_rent=share,
+        inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
+                "price_per_kwh": price, "days_per_month": q.days_per_month},
+        summary=summary, summary_fr=summary_fr, assumptions=assumptions,
+        sources=dedupe_sources(sources), **base,
+    )  # fmt: skip

@@ -1,0 +1,70 @@
+"""Answer discipline: only passages that bear on the question are quoted; a knowledge entry
+answers with its direct answer when no tool fits."""
+
+from __future__ import annotations
+
+from assistant.agent.offline.entities import Entities
+from assistant.agent.offline.reading import Reading
+from assistant.agent.offline.writer import _knowledge_answer, _quoted, direct_answer
+
+ENTRY = {
+    "chunk_id": "notebooks-en:1",
+    "title": "Knowledge · Free and cheap GPU notebooks",
+    "section": "How long can a free Colab session run?",
+    "language": "en",
+    "score": 0.9,
+    "text": "## How long can a free Colab session run?\n<!-- id: nb-colab · date: 2026-12-01 -->\n\n"
+    "At most 12 hours, and often less.\n\n- Save your work.\n\n**Sources:** [Colab FAQ](https://x)",
+}
+UNRELATED = {
+    "chunk_id": "doc:2",
+    "title": "Choisir un GPU",
+    "section": "VRAM",
+    "language": "fr",
+    "score": 0.95,
+    "text": "La VRAM de 24 Go reste un seuil pratique pour la génération d'images.",
+}
+
+
+def _reading(text: str, **entities: object) -> Reading:
+    return Reading(text, "en", False, text, Entities(**entities), intents=["corpus_only"])  # type: ignore[arg-type]
+
+
+def test_direct_answer_is_the_first_paragraph_without_heading_or_comment() -> None:
+    assert direct_answer(ENTRY) == "At most 12 hours, and often less."
+
+
+def test_a_passage_sharing_no_salient_term_is_not_quoted() -> None:
+    reading = _reading("How long can a free Colab session run?")
+    assert _quoted([UNRELATED], reading, limit=2) == []
+
+
+def test_no_tool_answer_quotes_the_knowledge_entry_with_its_number() -> None:
+    reading = _reading("How long can a free Colab session run?")
+    text, used = _knowledge_answer([UNRELATED, ENTRY], reading)
+    assert text.startswith("At most 12 hours, and often less. [2]")
+    assert used == [ENTRY]
+
+
+def _ask(question: str) -> str:
+    from assistant import ask
+
+    return ask(question, backend="offline").text
+
+
+def test_an_option_that_cannot_meet_the_goal_is_ruled_out_first() -> None:
+    text = _ask("Should I buy a 4090 or rent a B200 to learn tcgen05?")
+    first = text.split("\n")[0]
+    assert "B200" in first and "only" in first
+    assert "pays off after" not in text  # no break-even for a card that can't do it
+
+
+def test_a_false_premise_is_corrected_first() -> None:
+    assert _ask("The L4 has NVLink, right?").startswith("**No: L4 has no NVLink**")
+    assert _ask("the T4 supports BF16, so I can train in bf16?").startswith("**No** — T4")
+
+
+def test_a_price_the_user_saw_is_judged_against_the_data_not_echoed() -> None:
+    text = _ask("I saw an H100 at $2.10/h on Lambda, is that a good price?")
+    assert text.startswith("**Yes, $2.10/h for H100")
+    assert "Renting H100" not in text

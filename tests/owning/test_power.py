@@ -1,0 +1,65 @@
+"""Running cost of an owned card, from hand calculations."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from assistant.tools.power import PowerQuery, power_cost
+
+EUR = {"currency": "EUR", "usd_per_eur": 1.08}
+
+
+def test_3090_by_hand() -> None:
+    # 350 W x 8 h = 2.8 kWh a day; x 0.40 €/kWh = 1.12 € a day, 33.60 € a month;
+    # idle 20 W: (350 - 20) / 1000 x 8 x 0.40 = 1.056 € a day more than idle
+    r = power_cost(
+        PowerQuery(gpu="RTX 3090", hours_per_day=8, electricity_price_per_kwh=0.40, **EUR)
+    )
+    assert r.found and r.power_w == 350 and r.power_basis == "TDP"
+    assert r.kwh_per_day == pytest.approx(2.8)
+    assert r.cost_per_day == pytest.approx(1.12)
+    assert r.cost_per_month == pytest.approx(33.6)
+    assert r.extra_over_idle_per_day == pytest.approx(1.056)
+    assert r.cost_per_hour == pytest.approx(0.14)
+    assert r.rent_rate is not None and r.electricity_share_of_rent == pytest.approx(
+        0.14 / r.rent_rate
+    )
+    assert "€33.60 a month" in r.summary and "33,60\u00a0€ par mois" in r.summary_fr
+    assert r.formula and r.inputs["watts"] == 350
+
+
+def test_a_sourced_typical_draw_wins_over_tdp() -> None:
+    r = power_cost(PowerQuery(gpu="RTX 4060", electricity_price_per_kwh=0.25, **EUR))
+    assert r.power_w == 110 and r.power_basis == "typical"
+    assert any("typical draw" in a for a in r.assumptions)
+
+
+def test_several_cards_and_given_watts() -> None:
+    r = power_cost(PowerQuery(gpu="H100", gpu_count=8, power_w=700, idle_w=70, hours_per_day=24,
+                              electricity_price_per_kwh=0.1, currency="USD", usd_per_eur=1.08))  # fmt: skip
+    # 8 x 700 W x 24 h = 134.4 kWh a day x $0.10 = $13.44
+    assert r.cost_per_day == pytest.approx(13.44)
+    assert r.extra_over_idle_per_day == pytest.approx(8 * 630 / 1000 * 24 * 0.1)
+
+
+def test_unknown_card_needs_watts() -> None:
+    r = power_cost(PowerQuery(gpu="Voodoo 5", electricity_price_per_kwh=0.2, **EUR))
+    assert not r.found and "power_w" in (r.message or "")
+    ok = power_cost(PowerQuery(gpu="Voodoo 5", power_w=60, electricity_price_per_kwh=0.2, **EUR))
+    assert ok.found and ok.cost_per_day == pytest.approx(60 / 1000 * 8 * 0.2)
+
+
+@settings(max_examples=40, deadline=None)
+@given(h1=st.floats(0.1, 24), h2=st.floats(0.1, 24), price=st.floats(0, 5))
+def test_more_hours_never_cost_less(h1: float, h2: float, price: float) -> None:
+    h1, h2 = sorted((h1, h2))
+    a = power_cost(
+        PowerQuery(gpu="RTX 4090", hours_per_day=h1, electricity_price_per_kwh=price, **EUR)
+    )
+    b = power_cost(
+        PowerQuery(gpu="RTX 4090", hours_per_day=h2, electricity_price_per_kwh=price, **EUR)
+    )
+    assert (b.cost_per_month or 0) >= (a.cost_per_month or 0)
+    assert (b.extra_over_idle_per_month or 0) >= (a.extra_over_idle_per_month or 0) >= 0

@@ -17,6 +17,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the tables of docs/fit.md (Calibration)"
+    )
     args = parser.parse_args(argv)
     rows = calibrate()
     rules = load_memory_rules()
@@ -30,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
         "max_abs_error_pct": abs(worst.error_pct or 0.0) if worst else None,
         "max_abs_error_row": worst.id if worst else None,
     }
-    if args.json:
+    if args.markdown:
+        print(markdown(rows))
+    elif args.json:
         print(
             json.dumps(
                 {"summary": summary, "rows": [r.model_dump() for r in rows]},
@@ -59,6 +64,34 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(rows) - len(checked)} rows not comparable."
         )
     return 0 if all(r.within for r in checked) else 1
+
+
+def markdown(rows: list) -> str:  # type: ignore[type-arg]
+    """The summary line and the two tables of docs/fit.md."""
+    checked = [r for r in rows if r.within is not None]
+    worst = max(abs(r.error_pct or 0.0) for r in checked)
+    out = [
+        f"{sum(1 for r in checked if r.within)}/{len(checked)} comparable rows within tolerance; "
+        f"largest error {worst:.1f} %.",
+        "",
+        "| row | model | compared with | measured GB | estimate GB | error | result |",
+        "|---|---|---|---:|---:|---:|---|",
+    ]
+    for r in checked:
+        out.append(
+            f"| {r.id} | {r.model} | {r.compare_to} ({r.check}) | {r.measured_gb:.2f} | "
+            f"{r.estimated_gb:.2f} | {r.error_pct:+.1f} % | "
+            f"{'within' if r.within else 'OUT'} ±{r.tolerance_gb:.2f} GB |"
+        )
+    out += [
+        "",
+        "Rows that are not compared, and why:",
+        "",
+        "| row | why it is not compared |",
+        "|---|---|",
+    ]
+    out += [f"| {r.id} | {r.reason} |" for r in rows if r.within is None]
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -108,6 +108,11 @@ def register(sub: Any) -> None:
         "(VRAM is not one pool: each card holds its share plus its own overhead)",
     )
     p.add_argument(
+        "--here",
+        action="store_true",
+        help="probe this machine and use its GPUs' free memory (a MIG slice when MIG is on)",
+    )
+    p.add_argument(
         "--replicate",
         action="store_true",
         help="with several cards, one full copy per card instead of one model sharded across them",
@@ -165,6 +170,10 @@ def build_query(args: argparse.Namespace) -> Any:
         fields["gpus"] = args.cards
     if args.replicate:
         fields["multi_gpu"] = "replicate"
+    if args.here:
+        from assistant.tools.probe import probe_local_gpus
+
+        fields["machine"] = probe_local_gpus()
     if args.vram is not None:
         fields.pop("gpu", None)
         fields.pop("gpus", None)

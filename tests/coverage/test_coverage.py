@@ -61,8 +61,12 @@ def test_budget_and_only_missing_and_unknown() -> None:
 
 
 def test_platform_data() -> None:
+    from assistant.knowledge.gpus import load_catalog
+
+    names = {card.name for card in load_catalog().gpus}
     for platform in load_platforms():
         assert platform.sources and platform.name_fr and platform.note_fr
+        assert set(platform.cards) <= names, platform.key
     assert find_platform("RTX 4090") is None
     assert find_platform("sur Kaggle") is not None
 

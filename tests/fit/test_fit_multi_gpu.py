@@ -93,3 +93,11 @@ def test_unknown_card_among_several_is_a_value() -> None:
 )
 def test_split_cards(text: str, expected: list[tuple[int, str]]) -> None:
     assert split_cards(text) == expected
+
+
+def test_a_count_without_a_card_still_splits_the_model() -> None:
+    one = estimate_fit(FitQuery(model="Llama 3.1 70B", precision="int4"))
+    two = estimate_fit(FitQuery(model="Llama 3.1 70B", precision="int4", num_gpus=2))
+    w1 = sum(x.gb for x in one.breakdown if x.item == "weights")
+    w2 = sum(x.gb for x in two.breakdown if x.item == "weights")
+    assert w2 == pytest.approx(w1 / 2, abs=0.002)

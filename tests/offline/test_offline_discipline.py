@@ -44,3 +44,39 @@ def test_no_tool_answer_quotes_the_knowledge_entry_with_its_number() -> None:
     text, used = _knowledge_answer([UNRELATED, ENTRY], reading)
     assert text.startswith("At most 12 hours, and often less. [2]")
     assert used == [ENTRY]
+
+
+def _ask(question: str) -> str:
+    from assistant import ask
+
+    return ask(question, backend="offline").text
+
+
+def test_an_option_that_cannot_meet_the_goal_is_ruled_out_first() -> None:
+    text = _ask("Should I buy a 4090 or rent a B200 to learn tcgen05?")
+    first = text.split("\n")[0]
+    assert "B200" in first and "only" in first
+    assert "pays off after" not in text  # no break-even for a card that can't do it
+
+
+def test_a_false_premise_is_corrected_first() -> None:
+    assert _ask("The L4 has NVLink, right?").startswith("**No: L4 has no NVLink**")
+    assert _ask("the T4 supports BF16, so I can train in bf16?").startswith("**No** — T4")
+
+
+def test_a_price_the_user_saw_is_judged_against_the_data_not_echoed() -> None:
+    text = _ask("I saw an H100 at $2.10/h on Lambda, is that a good price?")
+    assert text.startswith("**Yes, $2.10/h for H100")
+    assert "Renting H100" not in text
+
+
+def test_the_probe_runs_only_where_the_asker_sits_at_the_machine() -> None:
+    from assistant import ask
+
+    here = ask("What GPU do I have?", backend="offline")
+    assert "probe_gpus" in [c.name for c in here.tool_calls]
+    remote = ask("What GPU do I have?", backend="offline", at_machine=False)
+    assert "probe_gpus" not in [c.name for c in remote.tool_calls]
+    assert "nvidia-smi" in remote.text and "get_device_name" in remote.text
+    stated = ask("My laptop has a GTX 1650, can it do tensor cores?", backend="offline")
+    assert "probe_gpus" not in [c.name for c in stated.tool_calls]

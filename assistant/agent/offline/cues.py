@@ -107,10 +107,10 @@ _ABOUT = re.compile(
     re.IGNORECASE,
 )
 DOMAIN_WORDS = re.compile(
-    r"\b(?:gpu|gpus|cuda|vram|nvidia|amd|rocm|kernel\w*|noyau\w*|tensor|sm_\d+|colab|kaggle|cloud|rent\w*|louer"
+    r"\b(?:gpu|gpus|cuda|vram|nvidia|amd|rocm|kernel\w*|noyau\w*|tensor|sm_\d+\w*|colab|kaggle|cloud|rent\w*|louer"
     r"|location|spot|instance\w*|megakernel\w*|tma|wgmma|tcgen05|fp8|fp4|fp16|bf16|nvlink|llm|lora|flux|sdxl"
     r"|mémoire|memory|carte graphique|graphics card|apple silicon|metal|mojo|triton|nsight|h100|a100|b200"
-    r"|serverless|hopper|blackwell|ampere|ada|turing|programming|programmation|compute capability)\b",
+    r"|serverless|hopper|blackwell|ampere|ada|turing|programming|programmation|compute capability|rocm|hip|radeon|geforce|rtx|gtx|toolkit|driver|pilote|pytorch|torch|quantiz\w*|quantif\w*)\b",
     re.IGNORECASE,
 )
 
@@ -219,6 +219,14 @@ _SMALL_BUDGET = re.compile(
 def asks_small_budget(text: str) -> bool:
     """A budget called small without an amount ("petit budget", "on a budget", "cheap")."""
     return bool(_SMALL_BUDGET.search(text))
+
+
+_LINK = re.compile(r"\bnv-?link\b|\bsli\b|\bpont\b|\bbridge\b", re.IGNORECASE)
+
+
+def asks_about_card_link(text: str) -> bool:
+    """Whether the question is about linking cards (NVLink), a figure of the card's own sheet."""
+    return bool(_LINK.search(text))
 
 
 def asks_which_card(text: str) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from assistant.agent.offline.cues import asks_which_card
+from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
@@ -104,6 +104,17 @@ def _with_companions(reading: Reading) -> list[str]:
         and "recommend_gpus" not in intents
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
+    features = [t for t in ent.topics if not t.startswith("part")]
+    if named_cards(ent) and features and "gpu_capability" not in intents and not reading.follow_up:
+        # A card and a feature named together: check it first (a false premise is corrected first).
+        intents.insert(0, "gpu_capability")
+    if (
+        named_cards(ent)
+        and not reading.follow_up
+        and asks_about_card_link(reading.text)
+        and not {"gpu_lookup", "gpu_compare"} & set(intents)
+    ):
+        intents.insert(0, "gpu_lookup")
     return intents
 
 

@@ -47,6 +47,7 @@ def query_for(row: MeasuredVram) -> dict[str, object]:
         "optimizer",
         "lora_rank",
         "lora_targets",
+        "num_gpus",
     ):
         value = getattr(row, name)
         if value is not None:

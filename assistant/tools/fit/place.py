@@ -20,7 +20,9 @@ def binding_slot(cards: CardSet) -> Slot | None:
 def placed(setup: Setup, cards: CardSet, mode: str) -> Setup:
     """The setup as the binding card sees it: its share of the sharded state, or the whole."""
     n = len(cards.slots)
-    if n <= 1 or mode == "replicate":
+    if n == 0:  # no card named: the query's own count (num_gpus) splits the model evenly
+        return setup if mode == "shard" else setup.with_(num_gpus=1, shard_fraction=None)
+    if n == 1 or mode == "replicate":
         return setup.with_(num_gpus=1, shard_fraction=None)
     if not cards.mixed:
         return setup.with_(num_gpus=n, shard_fraction=None)

@@ -63,6 +63,75 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
+def _why(result: CapabilityVerdict, lang: Lang) -> str:
+    if result.verdict == "yes":
+        return f"`{result.arch_target}`" if result.arch_target else ""
+    missing = ", ".join(to_french(m) or m if lang == "fr" else m for m in result.missing)
+    lacks = pick(lang, f"lacks {missing}", f"il manque {missing}") if missing else ""
+    return ", ".join(
+        x for x in (f"`{result.arch_target}`" if result.arch_target else "", lacks) if x
+    )
+
+
+def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
+    """Several cards against one goal: those that can't meet it ruled out first, then a table."""
+    if len({r.topic for r in results}) != 1 or len({r.gpu for r in results}) < 2:
+        return ""
+    if any(r.verdict == "unknown" for r in results):
+        return ""
+    topic = localized_name(results[0].topic_name or results[0].topic, lang).split(" (")[0]
+    able = [r.gpu for r in results if r.verdict == "yes"]
+    partly = [r.gpu for r in results if r.verdict == "partial"]
+    unable = [r for r in results if r.verdict == "no"]
+    out = pick(lang, " and ", " et ").join(r.gpu for r in unable)
+    if unable and len(able) == 1:
+        head = pick(
+            lang,
+            f"**{able[0]} is the only one of these that can do {topic}**: {out} can't ({_why(unable[0], lang)}).",
+            f"**{able[0]} est la seule de ces cartes à permettre {topic}** : {out} non ({_why(unable[0], lang)}).",
+        )
+    elif unable and not able and not partly:
+        head = pick(
+            lang,
+            f"**None of these cards can do {topic}.**",
+            f"**Aucune de ces cartes ne permet {topic}.**",
+        )
+    elif able:
+        head = pick(
+            lang,
+            f"**{pick(lang, ' and ', ' et ').join(able)} can do {topic}**"
+            + (f"; {out} can't." if unable else "."),
+            f"**{pick(lang, ' and ', ' et ').join(able)} permet{'tent' if len(able) > 1 else ''} {topic}**"
+            + (f" ; {out} non." if unable else "."),
+        )
+    else:
+        head = pick(
+            lang,
+            f"**Only partly: {', '.join(partly)}** for {topic}"
+            + (f"; {out} can't." if unable else "."),
+            f"**Partiellement seulement : {', '.join(partly)}** pour {topic}"
+            + (f" ; {out} non." if unable else "."),
+        )
+    rows = "\n".join(
+        f"| {r.gpu} | {verdict_word(r.verdict, lang)} | {_why(r, lang)} |" for r in results
+    )
+    table = (
+        pick(lang, "| Card | Verdict | Why |", "| Carte | Verdict | Pourquoi |")
+        + "\n|---|---|---|\n"
+        + rows
+    )
+    alt = next(
+        (r.cheapest_alternative for r in results if r.cheapest_alternative and not able), None
+    )
+    extra = in_language(alt, lang) if alt else None
+    tail = (
+        pick(lang, f"Cheapest way to get it: {extra}", f"Le moins cher pour y accéder : {extra}")
+        if extra
+        else ""
+    )
+    return "\n\n".join(p for p in (head, table, tail) if p)
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     topics = list(ent.topics) or [f"part {p}" for p in ent.parts]
     return [{"gpu": card, "topic": topic} for card in named_cards(ent)[:2] for topic in topics[:2]]
@@ -113,4 +182,5 @@ SKILL = Skill(
     needs=("topics", "parts"),
     concepts=("capability",),
     fallback=fallback,
+    combine=combine,
 )

@@ -96,13 +96,31 @@ def _feature_line(features: list[dict[str, Any]], lang: Lang) -> str:
     )
 
 
+def _link_answer(card: GpuCard, lang: Lang) -> str:
+    """The yes/no on NVLink first: a question about it often assumes the answer."""
+    if card.nvlink is None:
+        return ""
+    if card.nvlink:
+        return pick(
+            lang, f"**Yes: {card.name} has NVLink.**", f"**Oui : la {card.name} a le NVLink.**"
+        )
+    return pick(
+        lang,
+        f"**No: {card.name} has no NVLink** — cards can still share a model over PCIe (slower).",
+        f"**Non : la {card.name} n'a pas de NVLink** — plusieurs cartes peuvent quand même se partager un modèle via PCIe (plus lent).",
+    )
+
+
 def render(result: GpuLookup, question: str, lang: Lang) -> str:
     """The card's headline, the figures asked first, then the rest and its CUDA features."""
     card = result.gpu
     if not result.found or card is None:
         return render_unknown(result.query, result.suggestions, lang)
     sep = " : " if lang == "fr" else ": "
-    lines = [_headline(card)]
+    lines = [
+        _link_answer(card, lang) if "nvlink" in asked_fields(question) else "",
+        _headline(card),
+    ]
     asked = [f for f in asked_fields(question) if f != "architecture"]
     if asked:
         lines.append(" · ".join(f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in asked))

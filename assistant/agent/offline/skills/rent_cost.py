@@ -44,6 +44,49 @@ def _hours_for_budget(result: RentCost, amount: float, gpu: str, lang: Lang) -> 
     )
 
 
+def _judge_rate(result: RentCost, quoted: float, lang: Lang) -> str | None:
+    """A rate the user saw, set against the sourced prices (never echoed as a fact)."""
+    low, high, typical = result.rate_low, result.rate_high, result.rate_typical
+    if low is None or high is None or typical is None:
+        return None
+    cur, gpu = result.currency, result.gpu or "?"
+    seen = f"{money(quoted, cur, lang)}/h"
+    span = money_range(low, high, cur, lang)
+    if quoted < low:
+        verdict = pick(
+            lang,
+            f"**{seen} for {gpu} is cheaper than every price in the data** ({span}/h): a good deal if "
+            "it is on-demand; check whether it is spot, community or a commitment.",
+            f"**{seen} pour {gpu}, c'est moins que tous les prix relevés** ({span}/h) : une bonne affaire "
+            "si c'est à la demande ; vérifiez s'il s'agit de spot, de communautaire ou d'un engagement.",
+        )
+    elif quoted <= typical:
+        verdict = pick(
+            lang,
+            f"**Yes, {seen} for {gpu} is a good price**: at or below the typical {money(typical, cur, lang)}/h "
+            f"of the sourced prices ({span}/h).",
+            f"**Oui, {seen} pour {gpu} est un bon prix** : au niveau ou en dessous du tarif typique "
+            f"{money(typical, cur, lang)}/h des prix relevés ({span}/h).",
+        )
+    elif quoted <= high:
+        verdict = pick(
+            lang,
+            f"**{seen} for {gpu} is within the prices seen but above the typical {money(typical, cur, lang)}/h** "
+            f"({span}/h): you can likely find it cheaper.",
+            f"**{seen} pour {gpu} est dans la fourchette relevée mais au-dessus du tarif typique "
+            f"{money(typical, cur, lang)}/h** ({span}/h) : on le trouve sans doute moins cher.",
+        )
+    else:
+        verdict = pick(
+            lang,
+            f"**No, {seen} for {gpu} is expensive**: above every sourced price ({span}/h).",
+            f"**Non, {seen} pour {gpu} est cher** : au-dessus de tous les prix relevés ({span}/h).",
+        )
+    return verdict + pick(
+        lang, f" ({result.n_prices} sourced prices.)", f" ({result.n_prices} prix sourcés.)"
+    )
+
+
 def render(result: RentCost, question: str, lang: Lang) -> str:
     """The cost for the hours asked (or the hours a sum buys), then the rates seen."""
     unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
@@ -51,6 +94,15 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
         return unknown
     from assistant.agent.offline.entities import extract_entities
 
+    quoted = _quoted_rate(question)
+    if quoted is not None:
+        judged = _judge_rate(result, quoted, lang)
+        if judged:
+            return "\n\n".join(
+                p
+                for p in (judged, assumptions_line(result.assumptions, result.usd_per_eur, lang))
+                if p
+            )
     cur = result.currency
     gpu = result.gpu or pick(lang, "the card", "la carte")
     cost = money_range(result.cost_low, result.cost_high, cur, lang)
@@ -82,9 +134,21 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     )
 
 
+def _quoted_rate(question: str) -> float | None:
+    """A rate the user quotes without hours to spend it on: a price to judge, not to multiply."""
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities(question)
+    rates = hourly_rates(ent)
+    if len(rates) != 1 or ent.total_hours or not named_cards(ent):
+        return None
+    return rates[0]
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     total = ent.total_hours or defaults().rent.hours
-    rates = hourly_rates(ent)
+    # A quoted rate with no hours is compared with the data, so the tool reads the data's own.
+    rates = [] if _quoted_rate(reading.text) is not None else hourly_rates(ent)
     cards: list[str | None] = list(named_cards(ent)) or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
     return [

@@ -19,6 +19,7 @@ from assistant.agent.offline.intents import (
     tool_intents,
 )
 from assistant.agent.offline.safety import has_injection, strip_injection
+from assistant.agent.offline.spelling import correct_typos
 from assistant.language import Lang, detect_language
 
 _FOLLOW_UP = re.compile(
@@ -128,8 +129,9 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
     default_lang = detect_language(previous[-1]) if previous else "en"
     language = detect_language(question, default=default_lang)
     injection = has_injection(question)
-    text = strip_injection(question) if injection else question
-    entities = extract_entities(question)  # cards named anywhere, even in an injected sentence
+    text = correct_typos(strip_injection(question) if injection else question)
+    # Cards named anywhere, even in an injected sentence.
+    entities = extract_entities(correct_typos(question))
     if not text.strip():
         return Reading(question, language, injection, text, entities, intents=["declined"])
     own = extract_entities(text)
@@ -145,6 +147,11 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
             and top.intent not in reading.clause_entities
         ):
             reading.clause_entities[top.intent] = clause_ent
+    if reading.clause_entities:
+        # Several questions in one message are answered in the order they were asked.
+        order = list(reading.clause_entities)
+        first = len(order)
+        reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history):
         _complete_from_history(reading, own, history)
     return reading

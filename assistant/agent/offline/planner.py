@@ -105,7 +105,11 @@ def _with_companions(reading: Reading) -> list[str]:
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
     features = [t for t in ent.topics if not t.startswith("part")]
-    if named_cards(ent) and features and "gpu_capability" not in intents and not reading.follow_up:
+    checked = {
+        "gpu_capability",
+        "software_support",
+    }  # "CUDA 13 on a V100": a release, not a feature
+    if named_cards(ent) and features and not checked & set(intents) and not reading.follow_up:
         # A card and a feature named together: check it first (a false premise is corrected first).
         intents.insert(0, "gpu_capability")
     if (

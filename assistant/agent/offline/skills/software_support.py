@@ -1,0 +1,145 @@
+"""Software support: "newest CUDA toolkit for a GTX 1080?", "PyTorch cu124 on an RTX 5090?"."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.texts import pick
+from assistant.knowledge.cuda_support import load_cuda_support, parse_cc
+from assistant.language import Lang
+from assistant.tools.software import SoftwareSupportResult
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+MAX_SOFTWARE_CHARS = 200
+_HEADS = {
+    "yes": ("Yes", "Oui"),
+    "no": ("No", "Non"),
+    "partial": ("Only some builds", "Seulement certaines versions"),
+    "not_applicable": ("Not applicable", "Sans objet"),
+}
+
+
+def _cc_in(question: str) -> str | None:
+    """A compute capability written in the question ('sm_120', 'compute_61'), if any."""
+    for word in question.replace("'", " ").replace('"', " ").split():
+        cc = parse_cc(word.strip("(),.;:!?«»"))
+        if cc and "." not in word:  # '2.8' is a release, not a compute capability
+            return cc
+    return None
+
+
+def _architecture_in(question: str) -> str | None:
+    """The lowest compute capability of an architecture the question names ('Pascal')."""
+    words = {w.strip("(),.;:!?«»").lower() for w in question.split()}
+    for arch in load_cuda_support().arches:
+        if arch.architecture.split(" (")[0].lower() in words:
+            return arch.cc
+    return None
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """The card (by name, by sm_XX, or by architecture) and the question's software wording."""
+    question = reading.text
+    cards = named_cards(ent)
+    gpu = cards[0] if cards else (_cc_in(question) or _architecture_in(question))
+    if not gpu:
+        return []
+    return [{"gpu": gpu, "software": question.strip()[:MAX_SOFTWARE_CHARS] or "CUDA"}]
+
+
+def _where(result: SoftwareSupportResult) -> str:
+    parts = []
+    if result.compute_capability:
+        parts.append(f"`sm_{result.compute_capability.replace('.', '')}`")
+    if result.architecture:
+        parts.append(result.architecture.split(" (")[0])
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def _newest_line(result: SoftwareSupportResult, lang: Lang) -> str:
+    """No version named: the range of toolkits that build for the card, newest first."""
+    card = f"{result.gpu}{_where(result)}"
+    if result.last:
+        return pick(
+            lang,
+            f"**{result.last} is the newest CUDA toolkit for {card}**; the first was "
+            f"{result.minimum}. Newer toolkits no longer compile for it.",
+            f"**{result.last} est le dernier toolkit CUDA pour {card}** ; le premier était "
+            f"{result.minimum}. Les toolkits plus récents ne compilent plus pour elle.",
+        )
+    return pick(
+        lang,
+        f"**Every current CUDA toolkit supports {card}**, from {result.minimum} on.",
+        f"**Tous les toolkits CUDA actuels prennent en charge {card}**, à partir de "
+        f"{result.minimum}.",
+    )
+
+
+def _wheel_table(result: SoftwareSupportResult, lang: Lang) -> str:
+    if not result.wheels:
+        return ""
+    rows = [
+        pick(lang, "| PyTorch | Wheel | Runs | How |", "| PyTorch | Roue | Tourne | Comment |"),
+        "|---|---|---|---|",
+    ]
+    for w in result.wheels[:8]:
+        runs = pick(lang, "yes", "oui") if w.runs else pick(lang, "no", "non")
+        rows.append(f"| {w.torch} | {w.variant} | {runs} | {w.how or '—'} |")
+    return "\n".join(rows)
+
+
+def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
+    """The verdict and its reason first, then the fix, the drivers and the wheels."""
+    if result.supported == "unknown" and not result.compute_capability:
+        return render_unknown(result.gpu, result.suggestions, lang)
+    reason = pick(lang, result.reason, result.reason_fr)
+    if result.supported == "unknown":
+        head = _newest_line(result, lang) if result.minimum else reason
+    else:
+        en, fr = _HEADS[result.supported]
+        head = f"**{pick(lang, en, fr)}** — {reason}"
+    lines = [head]
+    fix = pick(lang, result.fix or "", result.fix_fr or result.fix or "")
+    if fix and result.supported != "yes":
+        lines.append(pick(lang, f"**Fix:** {fix}", f"**Solution :** {fix}"))
+    if result.supported != "unknown" and (result.minimum or result.last):
+        span = [
+            pick(lang, f"first: {result.minimum}", f"première : {result.minimum}")
+            if result.minimum
+            else "",
+            pick(lang, f"last: {result.last}", f"dernière : {result.last}") if result.last else "",
+        ]
+        lines.append(
+            pick(lang, "Versions for this card: ", "Versions pour cette carte : ")
+            + ", ".join(s for s in span if s)
+            + "."
+        )
+    if result.driver_linux or result.driver_windows:
+        lines.append(
+            pick(lang, "Minimum driver: ", "Pilote minimal : ")
+            + ", ".join(
+                f"{os_} {v}"
+                for os_, v in (("Linux", result.driver_linux), ("Windows", result.driver_windows))
+                if v
+            )
+            + "."
+        )
+    lines.append(_wheel_table(result, lang))
+    return "\n\n".join(line for line in lines if line)
+
+
+SKILL = Skill(
+    tool="software_support",
+    result=SoftwareSupportResult,
+    build=build,
+    render=render,
+    search_hint="CUDA toolkit PyTorch compute capability",
+    slots=("gpus", "unknown_gpus"),
+    concepts=("software",),
+    fallback="explain",  # no card to check (an error message alone): the entry explaining it
+)

@@ -1,0 +1,38 @@
+"""The `software_support` and `explain` skills end to end: routed, and the first sentence answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ask
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        (
+            "My RTX 5090 with PyTorch cu124 fails: sm_120 is not compatible with the current PyTorch installation",
+            r"**No** — ",
+        ),
+        ("CUDA 13 prend-il encore en charge la V100 ?", "**Non** — CUDA 13"),
+        ("Which CUDA release is the final one for a GTX 1080?", "CUDA 12.9"),
+    ],
+)
+def test_software_questions_get_the_verdict(question: str, expected: str) -> None:
+    answer = ask(question)
+    assert "software_support" in [c.name for c in answer.tool_calls]
+    assert expected in answer.text, answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("sm_90 vs sm_90a, which one should I compile for?", "sm_90a adds"),
+        ("C'est quoi le TMEM ?", "Tensor Memory"),
+        ("Got 'no kernel image is available for execution on the device', why?", "SASS"),
+    ],
+)
+def test_explain_questions_get_the_entry(question: str, expected: str) -> None:
+    answer = ask(question)
+    assert "explain" in [c.name for c in answer.tool_calls]
+    assert expected in answer.text, answer.text

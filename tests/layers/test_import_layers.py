@@ -29,9 +29,6 @@ CYCLE_PACKAGES_ALLOWED: dict[str, str] = {
     "assistant.agent.offline": "the offline model, being split into one skill per question",
 }
 CYCLES_ALLOWED: dict[frozenset[str], str] = {
-    frozenset({"assistant.knowledge.models", "assistant.knowledge.model_matching"}): (
-        "one name index for cards, models and topics"
-    ),
     frozenset({"assistant.knowledge.entries", "assistant.retrieval.corpus"}): (
         "the front-matter parser is to move below retrieval/"
     ),

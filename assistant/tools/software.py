@@ -355,14 +355,17 @@ def _check_pytorch(
         )
     if runs:
         good = ", ".join(sorted({c.variant for c in runs}))
+        pin = f"=={parsed.torch}.*" if parsed.torch else ""
         bad = ", ".join(sorted({c.variant for c in checks if not c.runs}))
         return SoftwareSupportResult(
             **base,
             supported="partial",
             reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no.",
             reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non.",
-            fix=f"Install the {good} build (pip install torch --index-url https://download.pytorch.org/whl/<variant>).",
-            fix_fr=f"Installez la version {good} (pip install torch --index-url https://download.pytorch.org/whl/<variante>).",
+            fix=f"Install the {good} build: pip install torch{pin} "
+            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
+            fix_fr=f"Installez la version {good} : pip install torch{pin} "
+            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
             wheels=checks,
             **extra,
         )

@@ -169,3 +169,12 @@ def test_empty_input_is_rejected_by_the_model(field: str) -> None:
     args = {"gpu": "RTX 4090", "software": "CUDA 12.4", field: ""}
     with pytest.raises(ValidationError):
         SoftwareSupportQuery(**args)
+
+
+def test_gtx_1080_by_name() -> None:
+    cuda13 = check("GTX 1080", "CUDA 13")
+    assert (cuda13.gpu, cuda13.compute_capability) == ("GeForce GTX 1080", "6.1")
+    assert cuda13.supported == "no" and cuda13.last == "CUDA 12.9"
+    torch29 = check("GTX 1080", "PyTorch 2.9")
+    assert torch29.supported == "partial"
+    assert "torch==2.9.*" in torch29.fix and torch29.fix.endswith("/whl/cu126")

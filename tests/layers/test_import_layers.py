@@ -22,6 +22,8 @@ HIGHER = ("agent", "ui", "cli", "mcp")
 LAYER_ALLOWED: set[tuple[str, str]] = {
     # the front-matter parser is to move below retrieval/ (knowledge entries)
     ("assistant.knowledge.entries", "assistant.retrieval.corpus"),
+    # explain matches its terms with the search's tokenizer, which is to move below tools/
+    ("assistant.tools.explain", "assistant.retrieval.lexical"),
 }
 OFFLINE_ALLOWED: set[tuple[str, str]] = set()
 # Cycles inside a package that is being restructured now, whatever their exact members.

@@ -26,26 +26,38 @@ FAILED_TEXT = {
 
 
 def ask(
-    question: str | bytes, history: History = None, backend: str | BaseChatModel | None = None
+    question: str | bytes,
+    history: History = None,
+    backend: str | BaseChatModel | None = None,
+    *,
+    at_machine: bool = True,
 ) -> Answer:
     """Answer one question; `history` is a list of {"role", "content"} messages before it.
 
     `backend` is a name (`offline`, `openai:<model>`, `ollama:<model>`; default: the
     `GPU_ADVISOR_LLM` setting) or a LangChain chat model. Never raises for a failing backend:
     it falls back to `offline` and says so in `Answer.notices`.
+
+    `at_machine` says whether the asker sits at the machine this runs on (the CLI, a notebook, a
+    chat on localhost): only then may "my GPU" be probed. A shared door (Discord, a public chat)
+    passes False, and the answer explains how to check instead.
     """
-    for event in _events(question, history, backend, stream_text=False):
+    for event in _events(question, history, backend, stream_text=False, at_machine=at_machine):
         if event.kind == "done" and event.answer is not None:
             return event.answer
     raise AssertionError("the event stream ended without an answer")  # pragma: no cover
 
 
 def ask_stream(
-    question: str | bytes, history: History = None, backend: str | BaseChatModel | None = None
+    question: str | bytes,
+    history: History = None,
+    backend: str | BaseChatModel | None = None,
+    *,
+    at_machine: bool = True,
 ) -> Iterator[StreamEvent]:
     """Like `ask`, as events: each tool call when it finishes, text as it is written, notices,
     then `done` with the full `Answer` (whose text is the authoritative answer)."""
-    return _events(question, history, backend, stream_text=True)
+    return _events(question, history, backend, stream_text=True, at_machine=at_machine)
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -81,16 +93,21 @@ def _backend_name(backend: Any) -> str:
     return str(getattr(backend, "model_name", None) or type(backend).__name__)
 
 
-def _agent_for(backend: Any, name: str) -> Any:
+def _agent_for(backend: Any, name: str, at_machine: bool = True) -> Any:
     from assistant.agent.factory import build_agent, build_agent_for_model
 
     if backend is None or isinstance(backend, str):
-        return build_agent(name)
-    return build_agent_for_model(backend)
+        return build_agent(name, at_machine)
+    return build_agent_for_model(backend, at_machine)
 
 
 def _events(
-    question: str | bytes, history: History, backend: Any, *, stream_text: bool
+    question: str | bytes,
+    history: History,
+    backend: Any,
+    *,
+    stream_text: bool,
+    at_machine: bool = True,
 ) -> Generator[StreamEvent, None, None]:
     from assistant.language import detect_language
     from assistant.settings import get_settings
@@ -127,7 +144,9 @@ def _events(
 
     recorder: RunRecorder | None = None
     try:
-        recorder = yield from _run(lambda: _agent_for(backend, name), clean, stream_text)
+        recorder = yield from _run(
+            lambda: _agent_for(backend, name, at_machine), clean, stream_text
+        )
     except Exception as exc:
         reason = describe_failure(exc)
         log.warning("backend %s failed: %s", name, reason)
@@ -137,7 +156,9 @@ def _events(
             yield StreamEvent(kind="notice", text=notice)
             name = OFFLINE
             try:
-                recorder = yield from _run(lambda: _agent_for(None, OFFLINE), clean, stream_text)
+                recorder = yield from _run(
+                    lambda: _agent_for(None, OFFLINE, at_machine), clean, stream_text
+                )
             except Exception as offline_exc:
                 reason = describe_failure(offline_exc)
                 log.warning("offline backend failed: %s", reason)

@@ -250,19 +250,25 @@ def _entries() -> tuple[tuple[tuple[str, tuple[str, ...], bool], ...], ...]:
     return tuple(entries)
 
 
-def _contains(sequence: tuple[str, ...], terms: tuple[str, ...]) -> bool:
-    n = len(terms)
-    return any(tuple(sequence[i : i + n]) == terms for i in range(len(sequence) - n + 1))
+@lru_cache(maxsize=1)
+def _phrase_lengths() -> frozenset[int]:
+    return frozenset(len(terms) for entry in _entries() for _, terms, _ in entry)
+
+
+def _runs(sequence: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """Every run of consecutive terms as long as some phrase: a phrase occurs in the text when
+    its terms are one of them (one set lookup per phrase, not a scan of the text)."""
+    return {sequence[i : i + n] for n in _phrase_lengths() for i in range(len(sequence) - n + 1)}
 
 
 def expand(query: str) -> Expansion:
     """The glossary entries a query touches, and what they add."""
-    sequence = _terms(query)
+    runs = _runs(_terms(query))
     matched: list[str] = []
     added: list[str] = []
     english: list[str] = []
     for entry in _entries():
-        hits = [phrase for phrase, terms, _ in entry if _contains(sequence, terms)]
+        hits = [phrase for phrase, terms, _ in entry if terms in runs]
         if not hits:
             continue
         matched.extend(h for h in hits if h not in matched)

@@ -69,6 +69,12 @@ class CapabilityVerdict(BaseModel):
         default=None, description="What of the guide such a card can follow"
     )
     guide_fit_fr: str | None = None
+    curated: bool | None = Field(
+        default=None,
+        description="False for a long-tail card, whose figures come from `provenance` and were "
+        "not checked against the vendor's documents",
+    )
+    provenance: str | None = None
     gfx_target: str | None = Field(default=None, description="An AMD card's LLVM gfx target")
     rocm_supported: bool | None = Field(
         default=None, description="An AMD card is in AMD's ROCm support tables (Linux or Windows)"
@@ -120,7 +126,15 @@ def check_capability(query: CapabilityQuery) -> CapabilityVerdict:
         note = (
             f"{card.name} is not in the curated catalog: its figures come from {card.provenance}."
         )
-        verdict = verdict.model_copy(update={"reasons": [*verdict.reasons, note]})
+        verdict = verdict.model_copy(
+            update={
+                "reasons": [*verdict.reasons, note],
+                "curated": False,
+                "provenance": card.provenance,
+            }
+        )
+    else:
+        verdict = verdict.model_copy(update={"curated": True})
     return verdict
 
 

@@ -100,7 +100,8 @@ class BotContext:
             return self.ask(question, history=history or [], backend=self.backend)
         from assistant.agent.api import ask
 
-        return ask(question, history=history or [], backend=self.backend)
+        # A Discord user's "my GPU" is their own machine, not the bot's: never probe here.
+        return ask(question, history=history or [], backend=self.backend, at_machine=False)
 
     def refusal(self, question: str, user_id: object) -> str | None:
         """A polite message when this question must not be answered now, else None."""

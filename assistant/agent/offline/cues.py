@@ -107,10 +107,10 @@ _ABOUT = re.compile(
     re.IGNORECASE,
 )
 DOMAIN_WORDS = re.compile(
-    r"\b(?:gpu|gpus|cuda|vram|nvidia|amd|rocm|kernel\w*|noyau\w*|tensor|sm_\d+|colab|kaggle|cloud|rent\w*|louer"
+    r"\b(?:gpu|gpus|cuda|vram|nvidia|amd|rocm|kernel\w*|noyau\w*|tensor|sm_\d+\w*|colab|kaggle|cloud|rent\w*|louer"
     r"|location|spot|instance\w*|megakernel\w*|tma|wgmma|tcgen05|fp8|fp4|fp16|bf16|nvlink|llm|lora|flux|sdxl"
     r"|mémoire|memory|carte graphique|graphics card|apple silicon|metal|mojo|triton|nsight|h100|a100|b200"
-    r"|serverless|hopper|blackwell|ampere|ada|turing|programming|programmation|compute capability)\b",
+    r"|serverless|hopper|blackwell|ampere|ada|turing|programming|programmation|compute capability|rocm|hip|radeon|geforce|rtx|gtx|toolkit|driver|pilote|pytorch|torch|quantiz\w*|quantif\w*)\b",
     re.IGNORECASE,
 )
 

@@ -105,11 +105,12 @@ def _with_companions(reading: Reading) -> list[str]:
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
     features = [t for t in ent.topics if not t.startswith("part")]
-    if named_cards(ent) and features and "gpu_capability" not in intents:
+    if named_cards(ent) and features and "gpu_capability" not in intents and not reading.follow_up:
         # A card and a feature named together: check it first (a false premise is corrected first).
         intents.insert(0, "gpu_capability")
     if (
         named_cards(ent)
+        and not reading.follow_up
         and asks_about_card_link(reading.text)
         and not {"gpu_lookup", "gpu_compare"} & set(intents)
     ):

@@ -19,6 +19,7 @@ from assistant.agent.offline.intents import (
     tool_intents,
 )
 from assistant.agent.offline.safety import has_injection, strip_injection
+from assistant.agent.offline.spelling import correct_typos
 from assistant.language import Lang, detect_language
 
 _FOLLOW_UP = re.compile(
@@ -128,8 +129,9 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
     default_lang = detect_language(previous[-1]) if previous else "en"
     language = detect_language(question, default=default_lang)
     injection = has_injection(question)
-    text = strip_injection(question) if injection else question
-    entities = extract_entities(question)  # cards named anywhere, even in an injected sentence
+    text = correct_typos(strip_injection(question) if injection else question)
+    # Cards named anywhere, even in an injected sentence.
+    entities = extract_entities(correct_typos(question))
     if not text.strip():
         return Reading(question, language, injection, text, entities, intents=["declined"])
     own = extract_entities(text)

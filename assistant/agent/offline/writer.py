@@ -129,8 +129,11 @@ def _cited_ids(kept: list[dict[str, Any]], lang: Lang) -> str:
     return f"<sub>{pick(lang, 'Passages cited: ', 'Passages cités : ')}{', '.join(ids)}</sub>"
 
 
-def _quote(passage: dict[str, Any]) -> str:
-    text = " ".join(str(passage.get("snippet") or passage.get("text") or "").split())
+def _quote(passage: dict[str, Any], lang: Lang | None = None) -> str:
+    if is_knowledge_entry(passage):
+        text = direct_answer(passage, lang)
+    else:
+        text = " ".join(str(passage.get("snippet") or passage.get("text") or "").split())
     if len(text) > MAX_QUOTE_CHARS:
         text = text[: MAX_QUOTE_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return text
@@ -183,11 +186,24 @@ def _quoted(
     ][:limit]
 
 
+def _entry_title(passage: dict[str, Any], lang: Lang) -> str:
+    """The passage's section; for a knowledge entry, its question in the answer's language."""
+    from assistant.knowledge.entries import get_entry
+
+    key = entry_id(passage)
+    own = get_entry(key, lang) if key else None
+    return own.title if own is not None else _section(passage)
+
+
 def _quotes(quoted: list[tuple[int, dict[str, Any]]], lang: Lang) -> str:
-    lines = [f"> {_quote(p)} [{n}] — *{_section(p)}*" for n, p in quoted]
+    lines = [f"> {_quote(p, lang)} [{n}] — *{_entry_title(p, lang)}*" for n, p in quoted]
     if not lines:
         return ""
-    return pick(lang, "From the guide:", "D'après le guide :") + "\n" + "\n>\n".join(lines)
+    if all(is_knowledge_entry(p) for _, p in quoted):
+        label = pick(lang, "From the knowledge base:", "D'après la base de connaissances :")
+    else:
+        label = pick(lang, "From the guide:", "D'après le guide :")
+    return label + "\n" + "\n>\n".join(lines)
 
 
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -201,8 +217,22 @@ def is_knowledge_entry(passage: dict[str, Any]) -> bool:
     )
 
 
-def direct_answer(passage: dict[str, Any]) -> str:
-    """A knowledge entry's direct answer: its first paragraph after the heading."""
+def entry_id(passage: dict[str, Any]) -> str | None:
+    """The knowledge entry a passage comes from ('knowledge-<lang>-<topic>:<id>:<hash>')."""
+    parts = str(passage.get("chunk_id") or "").split(":")
+    return parts[1] if len(parts) >= 2 and parts[0].startswith("knowledge-") else None
+
+
+def direct_answer(passage: dict[str, Any], lang: Lang | None = None) -> str:
+    """A knowledge entry's direct answer (in `lang` when the entry exists in it), else its first
+    paragraph after the heading."""
+    from assistant.knowledge.entries import get_entry
+
+    key = entry_id(passage)
+    if key is not None:
+        entry = get_entry(key, lang or str(passage.get("language") or "en"))
+        if entry is not None:
+            return " ".join(entry.answer.split())
     text = _COMMENT.sub("", str(passage.get("text") or ""))
     paragraphs = [
         " ".join(p.split())
@@ -224,8 +254,8 @@ def _knowledge_answer(
     same_language = [(n, p) for n, p in entries if p.get("language") in (None, lang)]
     if entries:
         number, entry = (same_language or entries)[0]
-        heading = _section(entry)
-        text = f"{direct_answer(entry)} [{number}]\n\n" + pick(
+        heading = _entry_title(entry, lang)
+        text = f"{direct_answer(entry, lang)} [{number}]\n\n" + pick(
             lang,
             f"<sub>From the knowledge entry *{heading}*.</sub>",
             f"<sub>D'après la fiche *{heading}*.</sub>",
@@ -331,6 +361,16 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
     return sections, errors
 
 
+def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
+    """The question asks about the asker's own machine, which this door can't probe."""
+    ent = reading.entities
+    return (
+        "probe_gpus" in reading.tool_intents
+        and not (ent.gpus or ent.unknown_gpus)
+        and not any(r.name == "probe_gpus" for r in results)
+    )
+
+
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     """The final Markdown answer for the turn, from the tool results and passages."""
     reading = read_turn(conversation)
@@ -349,11 +389,26 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if reading.intents == ["greeting"]:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     sections, _ = _tool_sections(reading, results)
+    if _probe_unavailable(reading, results):
+        from assistant.agent.offline.skills.probe_gpus import how_to_check
+
+        sections.insert(0, how_to_check(lang))
     parts.extend(sections)
     only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
     used: list[dict[str, Any]] = []
-    if sections:
-        quoted = [] if only_unknown else _quoted(passages, reading, limit=1)
+    if sections and only_unknown:
+        # The card is unknown, but the question may still be answered by an entry about it.
+        numbers = {
+            n for card in reading.entities.unknown_gpus for n in re.findall(r"\d{2,5}", card)
+        }
+        about_card = [
+            p for p in passages if numbers & set(re.findall(r"\d{2,5}", str(p.get("text"))))
+        ]
+        text, used = _knowledge_answer(about_card, reading)
+        if text:
+            parts.insert(len(parts) - len(sections), text)
+    elif sections:
+        quoted = _quoted(passages, reading, limit=1)
         if quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]

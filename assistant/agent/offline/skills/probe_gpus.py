@@ -62,7 +62,26 @@ def render(result: ProbeReport, question: str, lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def how_to_check(lang: Lang) -> str:
+    """The answer where the asker is not at this machine (Discord, a shared chat)."""
+    return pick(
+        lang,
+        "**I can't see your machine from here**, so check it yourself and send me the card's name:\n\n"
+        "- in a terminal: `nvidia-smi` (or `!nvidia-smi` in a Colab/Jupyter cell);\n"
+        "- in Python: `import torch; print(torch.cuda.get_device_name(0))` "
+        "(`torch.cuda.is_available()` is False when no GPU is visible);\n"
+        "- AMD: `rocm-smi`; Mac: Apple menu → About This Mac (the chip, e.g. M2 Pro).",
+        "**Je ne vois pas votre machine d'ici** : vérifiez vous-même et envoyez-moi le nom de la carte :\n\n"
+        "- dans un terminal : `nvidia-smi` (ou `!nvidia-smi` dans une cellule Colab/Jupyter) ;\n"
+        "- en Python : `import torch; print(torch.cuda.get_device_name(0))` "
+        "(`torch.cuda.is_available()` vaut False quand aucun GPU n'est visible) ;\n"
+        "- AMD : `rocm-smi` ; Mac : menu Pomme → À propos de ce Mac (la puce, par ex. M2 Pro).",
+    )
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    if ent.gpus or ent.unknown_gpus:
+        return []  # a card the asker states ("my laptop has a 1650") is the card to use
     return [{}]
 
 

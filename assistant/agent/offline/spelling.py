@@ -1,0 +1,142 @@
+"""Typos in domain names, fixed by edit distance against the vocabulary ("megakernells", "wgma").
+
+The vocabulary is the data's own: topic and feature aliases, model names, architecture names. A
+word is corrected only when it is not itself a known word and exactly one term is near it, so
+ordinary English and French words are left alone.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from assistant.language import STOPWORDS
+
+_TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9_.]{3,}")
+# Words near a domain term that are ordinary words ("turning" is not "Turing").
+_ORDINARY = frozenset(
+    [
+        "turning",
+        "model",
+        "models",
+        "mode",
+        "modes",
+        "hoper",
+        "tensor",
+        "tensors",
+        "ample",
+        "amper",
+        "lame",
+        "night",
+        "nights",
+        "pratiquer",
+    ]
+)
+
+
+def _distance(a: str, b: str, limit: int) -> int:
+    """Levenshtein distance, stopped early past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+@lru_cache(maxsize=1)
+def vocabulary() -> frozenset[str]:
+    """One-word domain terms, lowercased: topic and feature names and aliases, model families,
+    architectures."""
+    from assistant.knowledge.features import load_features
+    from assistant.knowledge.models import load_models
+    from assistant.knowledge.topics import load_topics
+
+    words: set[str] = set()
+
+    def add(text: str) -> None:
+        words.update(w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(text)))
+
+    for topic in load_topics():
+        add(topic.key)
+        for alias in topic.aliases:
+            add(alias)
+    for feature in load_features().features:
+        add(feature.key)
+        for alias in feature.aliases:
+            add(alias)
+    for model in load_models():
+        add(model.name.split()[0])
+    for arch in ("hopper", "blackwell", "ampere", "turing", "pascal", "volta", "lovelace", "llama"):
+        words.add(arch)
+    return frozenset(w for w in words if w not in STOPWORDS and not w[-1].isdigit())
+
+
+def fold(text: str) -> str:
+    """Lowercase without accents ("Mégakernel" → "megakernel")."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _prefix(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """Ordinary words, never corrected: those of the knowledge entries and the example questions."""
+    from assistant.agent.offline.intents import load_examples
+    from assistant.knowledge.entries import load_entries
+
+    texts = [f"{e.title} {e.body}" for e in load_entries()]
+    texts += [q for examples in load_examples().values() for q in examples]
+    words = {w for t in texts for w in re.findall(r"[a-z][a-z0-9_]{3,}", fold(t))}
+    return frozenset(words - vocabulary())
+
+
+def _limit(word: str) -> int:
+    return 1 if len(word) < 8 else 2
+
+
+@lru_cache(maxsize=4096)
+def correct_word(word: str) -> str | None:
+    """The nearest vocabulary term within reach of `word` (None when none, or a tie)."""
+    lower = fold(word).rstrip(".")
+    vocab = vocabulary()
+    if len(lower) < 4 or lower in vocab or lower in STOPWORDS or lower in _ORDINARY:
+        return None
+    if lower in known_words():
+        return None
+    limit = _limit(lower)
+    ranked = sorted(
+        (_distance(lower, term, limit), -_prefix(lower, term), term)
+        for term in vocab
+        if term[0] == lower[0]
+    )
+    # An inflection of a term ("system" / "systems") is the same word, not a typo.
+    ranked = [r for r in ranked if r[0] <= limit and r[2] not in (lower + "s", lower + "es")]
+    if not ranked or (len(ranked) > 1 and ranked[0][:2] == ranked[1][:2]):
+        return None
+    return ranked[0][2]
+
+
+def correct_typos(text: str) -> str:
+    """`text` with each domain-term typo replaced by the term."""
+
+    def repl(m: re.Match[str]) -> str:
+        word = m.group(0)
+        fixed = correct_word(word)
+        return fixed + word[len(word.rstrip(".")) :] if fixed is not None else word
+
+    return _TOKEN.sub(repl, text)

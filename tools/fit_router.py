@@ -35,6 +35,17 @@ def golden_hash() -> str:
     return hashlib.sha256(GOLDEN.read_bytes()).hexdigest()[:16]
 
 
+def stale_reason(data: dict, examples_digest: str, key: str) -> str | None:  # type: ignore[type-arg]
+    """Why frozen weights don't match the examples, vocabulary and embedding model (None: fresh)."""
+    if not data:
+        return f"{WEIGHTS.name} is missing: run tools/fit_router.py"
+    if data.get("examples_hash") != examples_digest:
+        return "router weights are stale (examples or vocabulary changed): run tools/fit_router.py"
+    if data.get("model_key") != key:
+        return f"router weights were fitted for embedding model {data.get('model_key')}, not {key}: run tools/fit_router.py"
+    return None
+
+
 def golden_labels(cases: list, labels: list[str]) -> list[tuple[str, list[str]]]:  # type: ignore[type-arg]
     """Single-turn golden questions and the intents they must reach (their expected tools)."""
     out = []
@@ -42,8 +53,10 @@ def golden_labels(cases: list, labels: list[str]) -> list[tuple[str, list[str]]]
         if case.history or case.category == "injection":
             continue
         tools = [t for t in case.tools if t in labels]
-        if not tools:
-            tools = [case.category if case.category in ("off_topic", "greeting") else "corpus_only"]
+        if not tools and case.category in ("off_topic", "greeting"):
+            tools = [case.category]
+        if not tools:  # a corpus answer says nothing of which tool, if any, should also answer
+            continue
         out.append((case.question, list(dict.fromkeys(tools))))
     return out
 
@@ -114,6 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     from assistant.agent.offline.router import (
         Router,
         examples_hash,
+        explicit_mask,
         feature_names,
         features,
         softmax,
@@ -124,13 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     key = model_key()
     if args.check:
         data = json.loads(WEIGHTS.read_text("utf-8")) if WEIGHTS.exists() else {}
-        fresh = (
-            data.get("examples_hash") == examples_hash(examples)
-            and data.get("golden_hash") == golden_hash()
-            and data.get("model_key") == key
-        )
-        print("router weights are fresh" if fresh else "router weights are stale: run tools/fit_router.py")
-        return 0 if fresh else 1
+        problem = stale_reason(data, examples_hash(examples), key)
+        if data.get("golden_hash") != golden_hash():
+            print("note: the golden set changed since the router was fitted (refit when convenient)")
+        print(problem or "router weights are fresh")
+        return 1 if problem else 0
 
     labels = sorted(examples)
     classifier = IntentClassifier()
@@ -190,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
         scale=scale,
         weights=w,
         bias=b,
-        explicit=np.array([not n.startswith("sim:") for n in names]),
+        explicit=explicit_mask(names),
     )
     train_pred = router.probabilities(x).argmax(axis=1)
     train_acc = np.mean([labels[p] in t for p, t in zip(train_pred, targets, strict=True)])

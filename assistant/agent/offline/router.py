@@ -127,7 +127,7 @@ class Router:
     scale: np.ndarray
     weights: np.ndarray  # (labels, features)
     bias: np.ndarray  # (labels,)
-    # The features that are explicit evidence (concepts and slots), as a mask over `names`.
+    # The features that are explicit evidence (the concepts named), as a mask over `names`.
     explicit: np.ndarray
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
@@ -138,15 +138,17 @@ class Router:
         return softmax(self.logits(rows))
 
     def evidence(self, rows: np.ndarray) -> np.ndarray:
-        """Per label, how much the question's explicit words and slots raise its probability.
+        """Per label, how strongly the concepts the question names vote for it (0 when none do).
 
-        The probability with every concept and slot as the question has them, minus the one with
-        them all absent: what the question says, beyond what it resembles.
+        The concepts' own share of the logits, as a distribution over labels, minus the uniform
+        one: what the question says in so many words, apart from what it resembles and the
+        entities it holds (a card alone does not ask for a spec sheet).
         """
         import numpy as np
 
         blank = np.where(self.explicit, 0.0, rows)
-        return self.probabilities(rows) - self.probabilities(blank)  # type: ignore[no-any-return]
+        lift = ((rows - blank) / self.scale) @ self.weights.T
+        return softmax(lift) - 1.0 / len(self.labels)  # type: ignore[no-any-return]
 
     def to_json(self, extra: Mapping[str, object]) -> str:
         return json.dumps(
@@ -183,8 +185,14 @@ def router_from_dict(data: Mapping[str, object]) -> Router:
         scale=np.asarray(data["scale"], dtype=float),
         weights=np.asarray(data["weights"], dtype=float),
         bias=np.asarray(data["bias"], dtype=float),
-        explicit=np.array([not n.startswith("sim:") for n in names]),
+        explicit=explicit_mask(names),
     )
+
+
+def explicit_mask(names: Sequence[str]) -> np.ndarray:
+    import numpy as np
+
+    return np.array([n.startswith("concept:") for n in names])
 
 
 def load_router(

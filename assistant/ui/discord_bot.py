@@ -96,11 +96,11 @@ class BotContext:
 
     def answer(self, question: str, history: list[dict[str, str]] | None = None) -> Answer:
         """The answer to `question` after `history` (earlier turns, oldest first)."""
+        # A Discord user's "my GPU" is their own machine, not the bot's: never probe here.
         if self.ask is not None:
-            return self.ask(question, history=history or [], backend=self.backend)
+            return self.ask(question, history=history or [], backend=self.backend, at_machine=False)
         from assistant.agent.api import ask
 
-        # A Discord user's "my GPU" is their own machine, not the bot's: never probe here.
         return ask(question, history=history or [], backend=self.backend, at_machine=False)
 
     def refusal(self, question: str, user_id: object) -> str | None:

@@ -59,11 +59,14 @@ footer { display: none !important; }
 class ChatService:
     """What the page does per message, free of Gradio: caps, limits, streaming, errors."""
 
-    def __init__(self, backend: str | None = None) -> None:
+    def __init__(self, backend: str | None = None, at_machine: bool = True) -> None:
         from assistant.settings import get_settings
 
         settings = get_settings()
         self.backend = backend
+        # whether the people chatting sit at this machine (a chat on localhost, not shared):
+        # only then may "my GPU" be probed
+        self.at_machine = at_machine
         self.max_chars = settings.max_message_chars
         self.limiter = limits.RateLimiter(settings.chat_rate_per_minute)
 
@@ -100,7 +103,10 @@ class ChatService:
         view = TurnView(limits.guess_language(message))
         try:
             for event in ask_stream(
-                message, history=history_for_ask(history), backend=self.backend
+                message,
+                history=history_for_ask(history),
+                backend=self.backend,
+                at_machine=self.at_machine,
             ):
                 view.add(event)
                 yield view.messages()
@@ -119,7 +125,9 @@ class ChatService:
         view = TurnView(limits.guess_language(message))
         turns = history_for_ask(history if isinstance(history, list) else [])
         try:
-            for event in ask_stream(message, history=turns, backend=self.backend):
+            for event in ask_stream(
+                message, history=turns, backend=self.backend, at_machine=self.at_machine
+            ):
                 view.add(event)
         except Exception as exc:
             log.warning("chat API call failed: %s", redact(f"{type(exc).__name__}: {exc}"))
@@ -137,14 +145,17 @@ def _session_key(request: Any) -> str:
     return str(getattr(client, "host", None) or "anonymous")
 
 
-def build_app(backend: str | None = None) -> "gr.Blocks":
-    """The chat page, with its queue configured; launch it with `.launch()` or `launch()`."""
+def build_app(backend: str | None = None, at_machine: bool = True) -> "gr.Blocks":
+    """The chat page, with its queue configured; launch it with `.launch()` or `launch()`.
+
+    `at_machine`: the people chatting sit at this machine (a chat on localhost). Otherwise the
+    page offers no "Probe this machine" button and answers never probe it."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     import gradio as gr
 
     from assistant.settings import get_settings
 
-    service = ChatService(backend)
+    service = ChatService(backend, at_machine)
     badge = service.backend_label()
 
     def respond(
@@ -213,7 +224,10 @@ def build_app(backend: str | None = None) -> "gr.Blocks":
             )
         with gr.Row():
             probe_btn = gr.Button(
-                "🖥️ Probe this machine · Sonder cette machine", size="sm", variant="secondary"
+                "🖥️ Probe this machine · Sonder cette machine",
+                size="sm",
+                variant="secondary",
+                visible=at_machine,
             )
             clear_btn = gr.ClearButton(
                 [chatbot, textbox], value="New chat · Nouvelle conversation", size="sm"
@@ -229,6 +243,11 @@ def build_app(backend: str | None = None) -> "gr.Blocks":
 
     demo.queue(default_concurrency_limit=get_settings().chat_concurrency, max_size=256)
     return demo
+
+
+def is_local(host: str) -> bool:
+    """Whether a chat listening on `host` is reachable only from this machine."""
+    return host.strip().lower() in {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
 def _in_notebook() -> bool:
@@ -250,10 +269,11 @@ def launch(
     from assistant.settings import get_settings
 
     settings = get_settings()
-    demo = build_app(backend)
+    host = host or settings.chat_host
+    demo = build_app(backend, at_machine=is_local(host) and not share)
     notebook = _in_notebook()
     demo.launch(
-        server_name=host or settings.chat_host,
+        server_name=host,
         server_port=port or settings.chat_port or None,
         share=share,
         inline=inline if inline is not None else notebook,

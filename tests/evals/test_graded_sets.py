@@ -75,3 +75,37 @@ def test_a_record_carries_the_answer_and_its_evidence() -> None:
     assert record["citations"] == ["Doc · Sec"]
     assert record["key_facts"] == ["f"]
     assert record["elapsed_ms"] == 12.3
+
+
+GRADE_FILES = sorted((GOLDEN / "grades").glob("*.yaml"))
+
+
+def test_first_runs_are_graded() -> None:
+    names = {p.name for p in GRADE_FILES}
+    assert "real_questions-first-run.yaml" in names
+    assert "blind_batch_4-first-run.yaml" in names
+
+
+@pytest.mark.parametrize("path", GRADE_FILES, ids=lambda p: p.name)
+def test_grade_files_cover_their_set(path: Path) -> None:
+    summary_tool = _tool("grade_summary")
+    grades = summary_tool.load_grades(path)
+    set_name = path.stem.split("-")[0]
+    items = _tool("answer_batch").load_items(GOLDEN / f"{set_name}.yaml")
+    assert [g["id"] for g in grades] == [str(i["id"]) for i in items]
+    for g in grades:
+        if g["grade"] != "good":
+            assert g.get("cause"), f"{g['id']}: a partial or bad grade says why"
+    summary = summary_tool.summarize(grades)
+    assert summary["good"] + summary["partial"] + summary["bad"] == len(items)
+
+
+@pytest.mark.parametrize("path", GRADE_FILES, ids=lambda p: p.name)
+def test_each_grade_has_the_answer_it_graded(path: Path) -> None:
+    import json
+
+    run = GOLDEN / "runs" / f"{path.stem}.jsonl"
+    records = [json.loads(line) for line in run.read_text(encoding="utf-8").splitlines()]
+    grades = _tool("grade_summary").load_grades(path)
+    assert [r["id"] for r in records] == [g["id"] for g in grades]
+    assert all(r["answer"] is not None for r in records)

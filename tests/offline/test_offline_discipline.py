@@ -80,3 +80,14 @@ def test_the_probe_runs_only_where_the_asker_sits_at_the_machine() -> None:
     assert "nvidia-smi" in remote.text and "get_device_name" in remote.text
     stated = ask("My laptop has a GTX 1650, can it do tensor cores?", backend="offline")
     assert "probe_gpus" not in [c.name for c in stated.tool_calls]
+
+
+def test_several_questions_are_answered_in_the_order_asked() -> None:
+    from assistant import ask
+
+    answer = ask(
+        "What's the VRAM of the RTX 4090? And how much does renting an H100 for 10 hours cost?",
+        backend="offline",
+    )
+    assert [c.name for c in answer.tool_calls][:2] == ["gpu_lookup", "rent_cost"]
+    assert answer.text.index("GeForce RTX 4090") < answer.text.index("Renting H100")

@@ -140,7 +140,12 @@ def test_fine_tuning_without_a_method_is_never_inference(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("typo", "fixed"),
-    [("megakernells", "megakernels"), ("wgma", "wgmma"), ("blackwel", "blackwell"), ("lama", "llama")],
+    [
+        ("megakernells", "megakernels"),
+        ("wgma", "wgmma"),
+        ("blackwel", "blackwell"),
+        ("lama", "llama"),
+    ],
 )
 def test_typos_in_domain_names_are_fixed(typo: str, fixed: str) -> None:
     from assistant.agent.offline.spelling import correct_typos

@@ -87,9 +87,9 @@ def spy_context(log: list[tuple], **kwargs: Any) -> BotContext:
     """A bot context whose answers come from the real `ask`, noting when it is called."""
     from assistant.agent.api import ask
 
-    def answer(question: str, history: Any = None, backend: Any = None):
+    def answer(question: str, history: Any = None, backend: Any = None, at_machine: bool = True):
         log.append(("ask", question))
-        return ask(question, history=history, backend=backend)
+        return ask(question, history=history, backend=backend, at_machine=at_machine)
 
     return BotContext(ask=answer, **kwargs)
 
@@ -181,7 +181,7 @@ def test_flood_from_one_user_is_refused_politely(megakernels_answer):
 def test_failure_becomes_a_polite_follow_up():
     log: list[tuple] = []
 
-    def broken(question: str, history: Any = None, backend: Any = None):
+    def broken(question: str, history: Any = None, backend: Any = None, at_machine: bool = True):
         raise RuntimeError("Traceback: secret internals")
 
     run(

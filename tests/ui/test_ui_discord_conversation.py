@@ -128,8 +128,10 @@ def recording_context(
 
     calls: list[tuple[str, list[dict[str, str]], Answer]] = []
 
-    def answer(question: str, history: Any = None, backend: Any = None) -> Answer:
-        result = ask(question, history=history, backend=backend)
+    def answer(
+        question: str, history: Any = None, backend: Any = None, at_machine: bool = True
+    ) -> Answer:
+        result = ask(question, history=history, backend=backend, at_machine=at_machine)
         calls.append((question, list(history or []), result))
         return result
 
@@ -140,7 +142,9 @@ def capturing_context(**kwargs: Any) -> tuple[BotContext, list[tuple[str, list[d
     """A bot context that answers "ok" and keeps each question with its history."""
     calls: list[tuple[str, list[dict[str, str]]]] = []
 
-    def answer(question: str, history: Any = None, backend: Any = None) -> Answer:
+    def answer(
+        question: str, history: Any = None, backend: Any = None, at_machine: bool = True
+    ) -> Answer:
         calls.append((question, list(history or [])))
         return Answer(question=question, text=f"ok {len(calls)}")
 
@@ -289,7 +293,9 @@ def test_a_reply_to_an_ask_answer_continues_it(monkeypatch):
 
     slash = SimpleNamespace(user=ALICE, response=Response(), followup=Followup())
 
-    def answer(question: str, history: Any = None, backend: Any = None) -> Answer:
+    def answer(
+        question: str, history: Any = None, backend: Any = None, at_machine: bool = True
+    ) -> Answer:
         return Answer(question=question, text=long_text)
 
     run(handle_ask(slash, MEGAKERNELS, BotContext(ask=answer)))
@@ -342,3 +348,15 @@ def test_history_respects_tiny_bounds(bound: int):
     newest = _long_chain(world, channel, 5)
     history = run(conversation_history(say(channel, ALICE, "x", newest), BOT_ID, max_turns=bound))
     assert len(history) == bound and world.fetches == bound
+
+
+def test_discord_never_probes_the_bots_machine(megakernels_answer):
+    """On Discord, "my machine" is the asker's, not the bot's: no probe, how to check instead."""
+    world = World()
+    channel = FakeChannel(world)
+    context, calls = recording_context()
+    run(handle_mention(say(channel, ALICE, "What GPU is in my machine?"), BOT, context))
+    ((_, _, answer),) = calls
+    assert "probe_gpus" not in [call.name for call in answer.tool_calls]
+    assert answer.text.startswith("**I can't see your machine from here**")
+    assert "nvidia-smi" in answer.text

@@ -100,6 +100,25 @@ def test_flood_from_one_session_is_rate_limited_politely(megakernels_answer):
     assert french.startswith("Vous envoyez des messages plus vite")
 
 
+def test_only_a_chat_on_localhost_probes_this_machine(megakernels_answer):
+    """A chat on localhost is used by someone at this machine; a shared or public one is not."""
+    from assistant.ui.gradio_app import ChatService, is_local
+
+    assert is_local("127.0.0.1") and is_local("localhost") and is_local("::1")
+    assert not is_local("0.0.0.0") and not is_local("192.168.1.20")
+    question = "What GPU is in my machine?"
+    local = list(ChatService(at_machine=True).turn(question, [], "a"))[-1]
+    shared = list(ChatService(at_machine=False).turn(question, [], "b"))[-1]
+    assert local[0]["metadata"]["title"] == "🔧 probe_gpus"
+    assert all(m.get("metadata", {}).get("title") != "🔧 probe_gpus" for m in shared)
+    assert _last_text([shared]).startswith("**I can't see your machine from here**")
+    assert (
+        ChatService(at_machine=False)
+        .answer_text(question, "c")
+        .startswith("**I can't see your machine from here**")
+    )
+
+
 def test_stream_shows_steps_then_answer_then_sources(megakernels_answer):
     service, _ = _service(per_minute=10)
     frames = list(service.turn(MEGAKERNELS, [], "s"))

@@ -196,6 +196,8 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
         + (0.05 if ent.method in ("lora", "qlora", "full") else 0.0)
         + (0.05 if _FIT.search(text) else 0.0)
     )
+    # "Recommend a hiking trail": a recommendation is about cards only in a GPU question.
+    recommend = recommend and domain
     b["recommend_gpus"] = (0.15 if recommend else 0.0) + (
         0.1 if recommend and ent.mode == "buy" else 0.0
     )
@@ -205,7 +207,29 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     )
     b["off_topic"] = -0.35 if domain else 0.1
     b["corpus_only"] = 0.0 if domain else -0.1
+    b.update(concept_boosts(text, ent, set(b)))
     return b
+
+
+CONCEPT_CUE = 0.25  # a skill's own concept named in the question
+FILLED_CUE = 0.05  # ... with what its tool needs
+ABSENT_CUE = -0.05
+
+
+def concept_boosts(text: str, ent: Entities, skip: set[str]) -> dict[str, float]:
+    """Cues for the skills that declare concepts and have no cue of their own above."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.skills import all_skills
+
+    hits = concepts_in(text)
+    out: dict[str, float] = {}
+    for name, skill in all_skills().items():
+        if name in skip or not skill.concepts:
+            continue
+        named = bool(hits & set(skill.concepts))
+        filled = not skill.needs or any(getattr(ent, slot, None) for slot in skill.needs)
+        out[name] = (CONCEPT_CUE + (FILLED_CUE if filled else 0.0)) if named else ABSENT_CUE
+    return out
 
 
 _SMALL_BUDGET = re.compile(

@@ -147,6 +147,11 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
             and top.intent not in reading.clause_entities
         ):
             reading.clause_entities[top.intent] = clause_ent
+    if reading.clause_entities:
+        # Several questions in one message are answered in the order they were asked.
+        order = list(reading.clause_entities)
+        first = len(order)
+        reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history):
         _complete_from_history(reading, own, history)
     return reading

@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,19 +36,18 @@ def vocabulary_text() -> str:
     return resources.files(PACKAGE).joinpath(VOCABULARY_FILE).read_text("utf-8")
 
 
-@lru_cache(maxsize=1)
 def concepts() -> dict[str, re.Pattern[str]]:
-    """concept id → one case-insensitive whole-word pattern over its words (EN and FR)."""
-    data = tomllib.loads(vocabulary_text())
-    return {
-        name: re.compile(r"(?<!\w)(?:" + "|".join(table["patterns"]) + r")(?!\w)", re.IGNORECASE)
-        for name, table in data.items()
-    }
+    """concept id → its pattern (the one vocabulary, concepts.toml, matched on folded text)."""
+    from assistant.agent.offline.concepts import concept_patterns
+
+    return concept_patterns()
 
 
 def concept_hits(text: str) -> set[str]:
     """The concepts a text names."""
-    return {name for name, pattern in concepts().items() if pattern.search(text)}
+    from assistant.agent.offline.concepts import concepts_in
+
+    return concepts_in(text)
 
 
 def _cards(ent: Entities) -> int:

@@ -182,6 +182,6 @@ SKILL = Skill(
         "method",
         "context_tokens",
     ),
-    concepts=("rent",),
+    concepts=("rent", "cloud_instance"),
     fallback="rent_cost",
 )

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.skills.gpu_lookup import not_curated_line
 from assistant.agent.offline.texts import (
     bullet_list,
     in_language,
@@ -24,22 +25,81 @@ if TYPE_CHECKING:
 GENERIC_HINT = "ce qui manque"
 
 
+def _stack_lines(result: CapabilityVerdict, lang: Lang) -> list[str]:
+    """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target, the guide's fit."""
+    lines = []
+    instead = pick(lang, result.instead or "", result.instead_fr or result.instead or "")
+    if instead and result.verdict != "yes":
+        lines.append(pick(lang, f"**Instead:** {instead}", f"**À la place :** {instead}"))
+    if result.gfx_target:
+        target = f"`{result.gfx_target}`"
+        if result.rocm_supported:
+            lines.append(
+                pick(
+                    lang,
+                    f"Compiler target {target}, listed in AMD's ROCm support tables.",
+                    f"Cible de compilation {target}, présente dans les tables de support ROCm d'AMD.",
+                )
+            )
+        elif result.rocm_supported is False:
+            lines.append(
+                pick(
+                    lang,
+                    f"Compiler target {target}, not listed in AMD's ROCm support tables "
+                    "(it may work unofficially, without AMD's support).",
+                    f"Cible de compilation {target}, absente des tables de support ROCm d'AMD "
+                    "(cela peut marcher officieusement, sans le support d'AMD).",
+                )
+            )
+        else:
+            lines.append(
+                pick(lang, f"Compiler target {target}.", f"Cible de compilation {target}.")
+            )
+    guide = pick(lang, result.guide_fit or "", result.guide_fit_fr or result.guide_fit or "")
+    if guide:
+        lines.append(guide)
+    return lines
+
+
+def _is_stack_reason(reason: str, result: CapabilityVerdict) -> bool:
+    """A reason the typed stack fields already say (rendered from them in either language)."""
+    return bool(
+        (result.instead and result.instead in reason)
+        or (result.guide_fit and reason == result.guide_fit)
+        or reason.startswith(f"{result.gpu} compiles as")
+        or reason.endswith("targets NVIDIA GPUs.")  # the verdict line says it
+        or (result.curated is False and "not in the curated catalog" in reason)
+    )
+
+
 def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
     """The verdict first (card, target, topic), then the reasons and the cheapest way to get it."""
     if result.verdict == "unknown" and not result.arch_target and not result.compute_capability:
         return render_unknown(result.gpu, result.suggestions, lang)
     topic = localized_name(result.topic_name or result.topic, lang)
     target = result.arch_target
-    where = f" (`{target}`, CC {result.compute_capability})" if target else ""
-    lines = [f"**{verdict_word(result.verdict, lang)}** — {result.gpu}{where} × {topic}"]
+    cc = f", CC {result.compute_capability}" if result.compute_capability else ""
+    where = f" (`{target}`{cc})" if target else ""
+    head = f"**{verdict_word(result.verdict, lang)}** — {result.gpu}{where} × {topic}"
+    if result.instead and result.verdict != "yes":
+        head += pick(
+            lang, ": CUDA runs only on NVIDIA GPUs", " : CUDA ne tourne que sur les GPU NVIDIA"
+        )
+    caveat = not_curated_line(result.curated, result.provenance, lang)
+    if caveat:
+        head += f" — {caveat}"
+    lines = [head]
+    stack = bool(result.instead)
+    kept = [r for r in result.reasons if not (stack and _is_stack_reason(r, result))]
     if lang == "en":
-        lines.append(bullet_list(result.reasons))
+        lines.append(bullet_list(kept))
     else:
-        reasons = [r for r in (in_language(r, lang) for r in result.reasons) if r]
-        if result.missing:
+        reasons = [r for r in (in_language(r, lang) for r in kept) if r]
+        if result.missing and not stack:
             missing = [to_french(m) or m for m in result.missing]
             reasons.insert(0, "Ce qui manque : " + ", ".join(missing))
         lines.append(bullet_list(reasons))
+    lines.extend(_stack_lines(result, lang))
     if result.corpus_note:
         lines.append(
             pick(

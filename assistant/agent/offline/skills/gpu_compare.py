@@ -6,8 +6,9 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
-from assistant.agent.offline.skills.gpu_lookup import asked_fields
-from assistant.agent.offline.texts import bullet_list, in_language, label, num, value_word
+from assistant.agent.offline.skills.gpu_lookup import asked_fields, not_curated_line
+from assistant.agent.offline.texts import bullet_list, in_language, label, num, pick, value_word
+from assistant.knowledge.gpus import GpuCard
 from assistant.language import Lang
 from assistant.tools.lookup import ComparisonRow, GpuComparison
 
@@ -48,9 +49,33 @@ def _asked_leaders(rows: list[ComparisonRow], question: str, lang: Lang) -> str:
     return "\n\n".join(lines)
 
 
+def _hardware_rows(cards: list[GpuCard], lang: Lang) -> list[str]:
+    """Table rows for tensor cores and bus interface, when any compared card has them."""
+    rows = []
+    for field, en, fr in (
+        ("tensor_cores", "Tensor cores", "Tensor cores"),
+        ("bus_interface", "Bus interface", "Interface de bus"),
+    ):
+        values = [getattr(c, field) for c in cards]
+        if any(v is not None for v in values):
+            cells = " | ".join(_cell(field, v, lang) for v in values)
+            rows.append(f"| {pick(lang, en, fr)} | {cells} |")
+    return rows
+
+
+def _provenance_lines(cards: list[GpuCard], lang: Lang) -> list[str]:
+    """One line per long-tail card: where its figures come from."""
+    return [
+        f"**{c.name}** — {not_curated_line(c.curated, c.provenance, lang)}."
+        for c in cards
+        if not c.curated
+    ]
+
+
 def render(result: GpuComparison, question: str, lang: Lang) -> str:
     """The leader on each figure asked, then the table and the comparison's notes."""
-    parts = [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
+    parts = _provenance_lines(result.cards, lang)
+    parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
     if result.cards and result.rows:
         names = [c.name for c in result.cards]
         header = "| | " + " | ".join(names) + " |\n|---|" + "---|" * len(names)
@@ -60,6 +85,7 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
             + " |"
             for row in result.rows
         ]
+        body += _hardware_rows(result.cards, lang)
         parts.append(_asked_leaders(result.rows, question, lang))
         parts.append(header + "\n" + "\n".join(body))
         notes = [n for n in (in_language(n, lang) for n in result.notes) if n]

@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import bullet_list, label, num, pick, value_word
+from assistant.knowledge.features import SmLimits
 from assistant.knowledge.gpus import GpuCard
 from assistant.language import Lang
 from assistant.tools.lookup import GpuLookup
@@ -74,13 +77,64 @@ def card_value(card: GpuCard, field: str, lang: Lang) -> str:
     return num(value, lang) if not isinstance(value, str) else value
 
 
-def _headline(card: GpuCard) -> str:
+def not_curated_line(curated: bool | None, provenance: str | None, lang: Lang) -> str:
+    """Said first for a long-tail card: where its figures come from, unchecked."""
+    if curated is not False:
+        return ""
+    origin = provenance or pick(lang, "an outside database", "une base de données externe")
+    return pick(
+        lang,
+        f"not in the curated catalog: figures from {origin}, "
+        "not checked against the vendor's documents",
+        f"absente du catalogue vérifié : chiffres tirés de {origin}, "
+        "non vérifiés dans les documents du fabricant",
+    )
+
+
+def _headline(card: GpuCard, lang: Lang) -> str:
     bits = [card.architecture]
     if card.compute_capability:
         bits.append(f"compute capability {card.compute_capability}")
     if card.arch_target:
         bits.append(f"`{card.arch_target}`")
     return f"**{card.name}** — " + ", ".join(b for b in bits if b)
+
+
+def hardware_line(card: GpuCard, lang: Lang) -> str:
+    """Tensor cores and bus interface, where the card's data gives them."""
+    sep = " : " if lang == "fr" else ": "
+    bits = []
+    if card.tensor_cores:
+        bits.append(
+            f"{pick(lang, 'Tensor cores', 'Tensor cores')}{sep}{num(card.tensor_cores, lang, 0)}"
+        )
+    if card.bus_interface:
+        bits.append(f"{pick(lang, 'Bus interface', 'Interface de bus')}{sep}{card.bus_interface}")
+    return " · ".join(bits)
+
+
+def sm_limits_line(limits: dict[str, Any] | None, lang: Lang) -> str:
+    """The per-SM limits of the card's compute capability, on one line."""
+    if not limits:
+        return ""
+    try:
+        lim = SmLimits.model_validate(limits)
+    except ValidationError:
+        return ""
+    ko = pick(lang, "KB", "Ko")
+    return pick(
+        lang,
+        f"Per-SM limits (compute capability {lim.cc}): {lim.shared_memory_per_sm_kb} {ko} shared "
+        f"memory per SM ({lim.shared_memory_per_block_kb} {ko} per block), "
+        f"{num(lim.threads_per_sm, lang, 0)} threads, {lim.warps_per_sm} warps, "
+        f"{lim.blocks_per_sm} blocks, {num(lim.registers_per_sm, lang, 0)} registers; "
+        f"FP32 : FP64 = {lim.fp32_to_fp64}.",
+        f"Limites par SM (compute capability {lim.cc}) : {lim.shared_memory_per_sm_kb} {ko} de "
+        f"mémoire partagée par SM ({lim.shared_memory_per_block_kb} {ko} par bloc), "
+        f"{num(lim.threads_per_sm, lang, 0)} threads, {lim.warps_per_sm} warps, "
+        f"{lim.blocks_per_sm} blocs, {num(lim.registers_per_sm, lang, 0)} registres ; "
+        f"FP32 : FP64 = {lim.fp32_to_fp64}.",
+    )
 
 
 def _feature_line(features: list[dict[str, Any]], lang: Lang) -> str:
@@ -117,10 +171,11 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
     if not result.found or card is None:
         return render_unknown(result.query, result.suggestions, lang)
     sep = " : " if lang == "fr" else ": "
-    lines = [
-        _link_answer(card, lang) if "nvlink" in asked_fields(question) else "",
-        _headline(card),
-    ]
+    caveat = not_curated_line(result.curated, result.provenance, lang)
+    headline = _headline(card, lang)
+    link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
+    # A long-tail card says where its figures come from in the first line.
+    lines = [f"{headline} — {caveat}", link] if caveat else [link, headline]
     asked = [f for f in asked_fields(question) if f != "architecture"]
     if asked:
         lines.append(" · ".join(f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in asked))
@@ -129,6 +184,8 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
         lines.append(
             bullet_list([f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in specs])
         )
+    lines.append(hardware_line(card, lang))
+    lines.append(sm_limits_line(result.sm_limits, lang))
     lines.append(_feature_line(result.features, lang))
     if card.corpus_note:
         lines.append(

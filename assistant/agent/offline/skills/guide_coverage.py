@@ -77,4 +77,5 @@ SKILL = Skill(
     search_hint="parties du guide matériel nécessaire Colab Kaggle",
     slots=("gpus", "money", "topics"),
     fallback="gpu_capability",
+    concepts=("coverage",),
 )

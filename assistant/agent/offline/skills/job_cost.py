@@ -84,4 +84,5 @@ SKILL = Skill(
     search_hint="coût entraînement fine-tuning heures GPU",
     slots=("gpus", "unknown_gpus", "models", "model_size_b", "method", "gpu_count", "money"),
     needs=("models", "model_size_b"),
+    concepts=("job",),
 )

@@ -87,4 +87,5 @@ SKILL = Skill(
         "gpu_count",
     ),
     needs=("models", "model_size_b"),
+    concepts=("speed",),
 )

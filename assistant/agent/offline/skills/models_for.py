@@ -102,4 +102,5 @@ SKILL = Skill(
     search_hint="VRAM modèle quantification 4 bits 8 bits taille",
     slots=("gpus", "vram_gb", "gpu_count", "method", "precision", "context_tokens"),
     fallback="workload_fit",
+    concepts=("models_for",),
 )

@@ -50,4 +50,5 @@ SKILL = Skill(
     search_hint="consommation électrique coût électricité",
     slots=("gpus", "unknown_gpus", "power_w", "durations", "gpu_count", "money"),
     needs=("gpus", "unknown_gpus", "power_w"),
+    concepts=("electricity",),
 )

@@ -56,4 +56,5 @@ SKILL = Skill(
     search_hint="prix d'achat occasion neuf",
     slots=("gpus", "unknown_gpus", "condition", "money"),
     needs=("gpus", "unknown_gpus"),
+    concepts=("purchase_price",),
 )

@@ -1,0 +1,32 @@
+"""The concept vocabulary (concepts.toml): which concepts a question names, by their terms."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from importlib import resources
+
+from assistant.agent.offline.spelling import fold
+
+
+@lru_cache(maxsize=1)
+def concept_patterns() -> dict[str, re.Pattern[str]]:
+    """concept id → one pattern over its English and French terms (folded)."""
+    text = resources.files("assistant.agent.offline").joinpath("concepts.toml").read_text("utf-8")
+    out = {}
+    for concept, table in tomllib.loads(text).items():
+        terms = [fold(t) for lang in ("en", "fr") for t in table.get(lang, [])]
+        parts = [
+            re.escape(t.rstrip("*")).replace(r"\ \*\ ", r"\s+\S+\s+")
+            + (r"\w*" if t.endswith("*") else r"(?!\w)")
+            for t in sorted(terms, key=len, reverse=True)
+        ] + [f"(?:{fold(p)})(?!\\w)" for p in table.get("patterns", [])]
+        out[concept] = re.compile(r"(?<!\w)(?:" + "|".join(parts) + ")", re.IGNORECASE)
+    return out
+
+
+def concepts_in(text: str) -> set[str]:
+    """The concepts a question names."""
+    folded = fold(text)
+    return {c for c, pattern in concept_patterns().items() if pattern.search(folded)}

@@ -140,7 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(WEIGHTS.read_text("utf-8")) if WEIGHTS.exists() else {}
         problem = stale_reason(data, examples_hash(examples), key)
         if data.get("golden_hash") != golden_hash():
-            print("note: the golden set changed since the router was fitted (refit when convenient)")
+            print(
+                "note: the golden set changed since the router was fitted (refit when convenient)"
+            )
         print(problem or "router weights are fresh")
         return 1 if problem else 0
 
@@ -185,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         train = ~test
         mean, scale, w, b = fit_softmax(x[train], y[train])
         pred = softmax(((x[test] - mean) / scale) @ w.T + b).argmax(axis=1)
-        hits[test] = [labels[p] in targets[i] for p, i in zip(pred, np.flatnonzero(test), strict=True)]
+        hits[test] = [
+            labels[p] in targets[i] for p, i in zip(pred, np.flatnonzero(test), strict=True)
+        ]
     n_gold = len(golden)
     print(
         f"cross-validated accuracy ({FOLDS} folds): {hits.mean():.1%} of {len(texts)} "

@@ -198,7 +198,11 @@ def load_router(
 ) -> Router | None:
     """The frozen router, or None (logged) when its file is missing, unreadable or stale."""
     try:
-        raw = text if text is not None else resources.files(PACKAGE).joinpath(WEIGHTS_FILE).read_text("utf-8")
+        raw = (
+            text
+            if text is not None
+            else resources.files(PACKAGE).joinpath(WEIGHTS_FILE).read_text("utf-8")
+        )
         data = json.loads(raw)
         router = router_from_dict(data)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -219,6 +223,8 @@ def load_router(
         )
         return None
     if list(router.names) != feature_names(router.labels) or set(router.labels) != set(examples):
-        log.warning("intent router's features or intents differ from this code's: k-NN alone decides")
+        log.warning(
+            "intent router's features or intents differ from this code's: k-NN alone decides"
+        )
         return None
     return router

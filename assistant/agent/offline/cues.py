@@ -24,12 +24,6 @@ _SPECS = re.compile(
     r"|details?|détails?|tell me about|parle-moi|what is the|quelle est la)\b",
     re.IGNORECASE,
 )
-# "What is X", "X vs Y": a definition or a difference, asked about a concept the knowledge explains.
-_DEFINE = re.compile(
-    r"\b(?:what(?:'s| is| are| does)|explain|vs\.?|versus|difference|meaning|c'est quoi|qu'est-ce"
-    r"|que (?:veut dire|signifie)|explique|différence|difference entre)\b",
-    re.IGNORECASE,
-)
 _CAPABILITY = re.compile(
     r"\b(?:support[s]?|supporte|can (?:i|it|my|the|a|you)|could|does .{0,30}(?:have|do|support|run)|has|have"
     r"|peut|peux|puis-je|gère|a-t-elle|a-t-il|dispose|enough for|suffi\w*|good for|able to|capable|works? with"
@@ -213,18 +207,8 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
     )
     b["off_topic"] = -0.35 if domain else 0.1
     b["corpus_only"] = 0.0 if domain else -0.1
-    b["explain"] = (
-        0.3 if not has_card and _DEFINE.search(text) and _names_a_concept(text) else -0.05
-    )
     b.update(concept_boosts(text, ent, set(b)))
     return b
-
-
-def _names_a_concept(text: str) -> bool:
-    """Whether the question uses a concept name the knowledge entries explain (DSMEM, PTX...)."""
-    from assistant.agent.offline.skills.explain import concepts_named
-
-    return bool(concepts_named(text))
 
 
 CONCEPT_CUE = 0.25  # a skill's own concept named in the question

@@ -107,11 +107,6 @@ def _vocabulary() -> _Vocabulary:
     return _Vocabulary(names=names, pairs=pairs, labels=labels)
 
 
-def named_concept(text: str) -> str | None:
-    """The entry id a concept name of the vocabulary stands for ('DSMEM', 'sm_90a'), else None."""
-    return _vocabulary().names.get(fold_term(text))
-
-
 def _by_question(term: str, language: str) -> KnowledgeEntry | None:
     """The entry whose question and answer share most words with the term (at least half)."""
     from assistant.retrieval.lexical import tokenize

@@ -76,6 +76,7 @@ NEW_WORDING = [
     ("Does Colab Pro give longer sessions than the free plan?", "notebook_tiers"),
     ("Recommend me a graphics card under 600 euros for Stable Diffusion", "recommend_gpus"),
     ("Can you tell which NVIDIA GPU this laptop of mine has?", "probe_gpus"),
+    ("Is my Titan X Pascal still covered by the CUDA 13.0 toolkit?", "software_support"),
     ("Why is shared memory faster than global memory?", "corpus_only"),
     ("Who painted the Mona Lisa?", "off_topic"),
     ("Hey there, what are you able to help with?", "greeting"),

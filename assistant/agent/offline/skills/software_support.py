@@ -141,5 +141,4 @@ SKILL = Skill(
     search_hint="CUDA toolkit PyTorch compute capability",
     slots=("gpus", "unknown_gpus"),
     concepts=("software",),
-    fallback="explain",  # no card to check (an error message alone): the entry explaining it
 )

@@ -64,6 +64,7 @@ def run(models: list[str], modes: list[str], diagnose: bool) -> dict[str, object
             "fr": sum(q.language == "fr" and not q.off_topic for q in queries),
             "off_topic": sum(q.off_topic for q in queries),
             "holdout": sum(q.split == "holdout" and not q.off_topic for q in queries),
+            "knowledge": sum(q.split == "knowledge" and not q.off_topic for q in queries),
         },
         "machine": {"python": platform.python_version(), "platform": platform.platform()},
         "results": results,
@@ -91,20 +92,23 @@ def markdown(data: dict[str, object]) -> str:
     lines = [
         f"Labelled queries: {counts['en']} English, {counts['fr']} French, "
         f"{counts['off_topic']} off-topic (`tests/retrieval/queries.json`); {counts['holdout']} of the "
-        "on-topic ones are a holdout written after the set-up was chosen. "
+        "on-topic ones are a holdout written after the set-up was chosen, and "
+        f"{counts.get('knowledge', 0)} ask what only the knowledge base answers (its own column). "
         "A hit counts when its section is one that answers the query.",
         "",
-        "| model | ranking | EN R@1 | EN R@3 | EN MRR | FR R@1 | FR R@3 | FR MRR | holdout R@3 | off-topic rejected |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| model | ranking | EN R@1 | EN R@3 | EN MRR | FR R@1 | FR R@3 | FR MRR | holdout R@3 "
+        "| knowledge R@3 | off-topic rejected |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     results = data["results"]
     assert isinstance(results, list)
     for r in results:
         en, fr, off, held = r["en"], r["fr"], r["off_topic"], r["holdout"]
+        kb = r.get("knowledge", {"recall@3": None})
         lines.append(
             f"| {r['model']} | {r['mode']} | {_pct(en['recall@1'])} | {_pct(en['recall@3'])} | "
             f"{en['mrr']:.3f} | {_pct(fr['recall@1'])} | {_pct(fr['recall@3'])} | {fr['mrr']:.3f} | "
-            f"{_pct(held['recall@3'])} | {_pct(off['rejected'])} |"
+            f"{_pct(held['recall@3'])} | {_pct(kb['recall@3'])} | {_pct(off['rejected'])} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "assistant.cli.owning_cmds",  # power, price, job
     "assistant.cli.recommend_cmd",  # recommend
     "assistant.cli.cloud_cmd",  # cloud, notebooks
+    "assistant.cli.knowledge_cmds",  # support, explain
     "assistant.cli.probe_cmd",  # probe
     "assistant.cli.search_cmds",  # search, index
     "assistant.cli.ask_cmd",  # ask

@@ -3,20 +3,17 @@
 Three packaged files, each validated by a schema here: `models.toml` (parameters per component and
 attention shapes), `memory_rules.toml` (bytes per parameter, KV-cache, optimizer and overhead rules)
 and `measured_vram.csv` (real peaks the estimate is calibrated against). Name matching lives in
-`assistant.knowledge.model_matching`; `match_model` and `find_model_mentions` are re-exported here.
+`assistant.knowledge.model_matching`, which reads this module (never the other way round).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assistant.knowledge.sources import Source
-
-if TYPE_CHECKING:
-    from assistant.knowledge.model_matching import ModelMatch, ModelMention
 
 ModelKind = Literal["llm", "llm-moe", "diffusion-image", "diffusion-video", "text-encoder", "vae"]
 ComponentRole = Literal["denoiser", "text_encoder", "vae"]
@@ -348,17 +345,3 @@ def load_measured_vram() -> tuple[MeasuredVram, ...]:
     from assistant.knowledge.loader import read_csv_rows
 
     return tuple(read_csv_rows(MEASURED_FILE, MeasuredVram))
-
-
-def match_model(text: str) -> ModelMatch:
-    """Resolve one model name as people write it; see `assistant.knowledge.model_matching`."""
-    from assistant.knowledge.model_matching import match_model as _match
-
-    return _match(text)
-
-
-def find_model_mentions(text: str) -> list[ModelMention]:
-    """Every model named in a sentence, and generic sizes ("a 70B model"); see model_matching."""
-    from assistant.knowledge.model_matching import find_model_mentions as _find
-
-    return _find(text)

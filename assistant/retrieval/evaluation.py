@@ -16,7 +16,7 @@ class LabelledQuery:
     language: str
     query: str
     sections: tuple[str, ...]  # leaf headings that answer it; empty = off-topic
-    split: str = "tuning"  # "holdout": written after the set-up was chosen
+    split: str = "tuning"  # "holdout": written after the set-up was chosen; "knowledge": entries
 
     @property
     def off_topic(self) -> bool:
@@ -79,7 +79,13 @@ def evaluate(
     queries: Sequence[LabelledQuery], search: Callable[[str, int], list[SearchHit]], k: int = 5
 ) -> dict[str, dict[str, object]]:
     """Scores per language ('en', 'fr', 'all') and the off-topic rejection rate."""
-    per: dict[str, Scores] = {"en": Scores(), "fr": Scores(), "all": Scores(), "holdout": Scores()}
+    per: dict[str, Scores] = {
+        "en": Scores(),
+        "fr": Scores(),
+        "all": Scores(),
+        "holdout": Scores(),
+        "knowledge": Scores(),
+    }
     off_total = off_rejected = 0
     off_leaks: list[str] = []
     details: dict[str, object] = {}
@@ -97,7 +103,8 @@ def evaluate(
                 off_rejected += 1
             continue
         rank = first_relevant_rank(hits, q.sections)
-        for key in (q.language, "all", *(("holdout",) if q.split == "holdout" else ())):
+        groups = (q.split,) if q.split in ("holdout", "knowledge") else ()
+        for key in (q.language, "all", *groups):
             s = per.setdefault(key, Scores())
             s.queries += 1
             s.empty += not hits

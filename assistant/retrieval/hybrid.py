@@ -183,7 +183,7 @@ class HybridRetriever:
             for rank, i in enumerate(ranking):
                 fused[i] = fused.get(i, 0.0) + weight / (RRF_K + rank + 1)
         top = sum(weight for _, weight in rankings) / (RRF_K + 1)
-        ordered = sorted(fused, key=lambda i: (-fused[i], i))[:k]
+        ordered = _one_per_entry(sorted(fused, key=lambda i: (-fused[i], i)), corpus.metas)[:k]
         terms = set(tokenize(query)) | set(tokenize(expansion.as_text()))
         return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
 
@@ -212,6 +212,21 @@ class HybridRetriever:
             url=str(meta.get("url", "")),
             entry_id=str(meta.get("entry_id", "")),
         )
+
+
+def _one_per_entry(order: list[int], metas: list[dict[str, Any]]) -> list[int]:
+    """The ranking with each knowledge entry once: its English and French versions say the same
+    thing, so the lower-ranked one gives its place to the next passage."""
+    seen: set[str] = set()
+    out = []
+    for i in order:
+        entry = str(metas[i].get("entry_id") or "")
+        if entry:
+            if entry in seen:
+                continue
+            seen.add(entry)
+        out.append(i)
+    return out
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")

@@ -104,8 +104,7 @@ def job_cost(q: JobCostQuery) -> JobCost:
     utilisation gives GPU-hours; × the hourly price (the price data's, or rate_per_hour) gives the
     total; ÷ the number of cards gives the wall-clock time. Shows the formula and every input."""
     from assistant.knowledge.matching import match_gpu
-    from assistant.knowledge.model_matching import parse_param_count
-    from assistant.knowledge.models import match_model
+    from assistant.knowledge.model_matching import match_model, parse_param_count
 
     cur, rate_fx, assumptions = money_context(q)
     data = _data()

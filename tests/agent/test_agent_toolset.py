@@ -29,6 +29,8 @@ EXPECTED_NAMES = (
     "recommend_gpus",
     "cloud_instances",
     "notebook_tiers",
+    "software_support",
+    "explain",
     "probe_gpus",
     "search_corpus",
 )

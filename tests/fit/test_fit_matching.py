@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.knowledge.models import find_model_mentions, match_model
+from assistant.knowledge.model_matching import find_model_mentions, match_model
 
 
 @pytest.mark.parametrize(

@@ -70,6 +70,9 @@ def free_port() -> int:
 def clean_env(home: Path, venv: Path | None = None, **extra: str) -> dict[str, str]:
     """The environment of a user's process: no checkout on the path, offline, an empty home."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GPU_ADVISOR_", "PYTHON"))}
+    # Empty, not absent: a kernel's environment is merged over the test process's own, and Python
+    # ignores an empty PYTHONPATH (a checkout on it would be imported instead of the install).
+    env.update({k: "" for k in os.environ if k.startswith("PYTHON")})
     env.pop("VIRTUAL_ENV", None)
     env.update(
         {
@@ -222,6 +225,12 @@ def colab(clone: Path, install_root: Path) -> Iterator[Colab]:
             install_s = time.perf_counter() - cell_started
             outputs = list(nb.cells[0].outputs)
             printed = "\n".join(o.get("text", "") for o in outputs)
+            assert "ERROR:" not in printed, f"pip failed in the Colab cell:\n{printed[-3000:]}"
+            where = nbformat.v4.new_code_cell("import assistant; print(assistant.__file__)")
+            nb.cells.append(where)
+            client.execute_cell(where, 1)
+            imported = "".join(o.get("text", "") for o in where.outputs).strip()
+            assert Path(imported).is_relative_to(venv), f"the kernel imported {imported}"
             url = re.search(r"running at (http://\S+)", printed)
             assert url, f"the Colab cell launched no chat:\n{printed[-3000:]}"
             yield Colab(

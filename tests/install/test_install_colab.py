@@ -158,7 +158,8 @@ def test_examples_are_read_from_the_help() -> None:
     ]
 
 
-SERVERS = {("chat",), ("discord",)}
+# Long-running servers: the chat and Discord are tested below; each of them answers --help.
+SERVERS = {("chat",), ("discord",), ("mcp",)}
 
 
 def test_every_cli_command_answers_with_json(colab: Colab) -> None:
@@ -178,6 +179,13 @@ def test_every_cli_command_answers_with_json(colab: Colab) -> None:
         except (AssertionError, ValueError) as exc:
             failures.append(f"gpu-advisor {shlex.join(args)}: {exc}\n{done.stderr[-800:]}")
     assert not failures, "\n".join(failures)
+
+
+def test_every_server_command_has_a_help(colab: Colab) -> None:
+    for path in SERVERS:
+        done = colab.cli(*path, "--help")
+        assert done.returncode == 0 and "usage:" in done.stdout, path
+        assert "Traceback" not in done.stderr
 
 
 def test_discord_without_a_token_says_so(colab: Colab) -> None:

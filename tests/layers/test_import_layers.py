@@ -22,6 +22,8 @@ HIGHER = ("agent", "ui", "cli", "mcp")
 LAYER_ALLOWED: set[tuple[str, str]] = {
     # the front-matter parser is to move below retrieval/ (knowledge entries)
     ("assistant.knowledge.entries", "assistant.retrieval.corpus"),
+    # explain matches its terms with the search's tokenizer, which is to move below tools/
+    ("assistant.tools.explain", "assistant.retrieval.lexical"),
 }
 OFFLINE_ALLOWED: set[tuple[str, str]] = set()
 # Cycles inside a package that is being restructured now, whatever their exact members.
@@ -29,9 +31,6 @@ CYCLE_PACKAGES_ALLOWED: dict[str, str] = {
     "assistant.agent.offline": "the offline model, being split into one skill per question",
 }
 CYCLES_ALLOWED: dict[frozenset[str], str] = {
-    frozenset({"assistant.knowledge.models", "assistant.knowledge.model_matching"}): (
-        "one name index for cards, models and topics"
-    ),
     frozenset({"assistant.knowledge.entries", "assistant.retrieval.corpus"}): (
         "the front-matter parser is to move below retrieval/"
     ),

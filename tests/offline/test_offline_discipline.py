@@ -91,3 +91,18 @@ def test_several_questions_are_answered_in_the_order_asked() -> None:
     )
     assert [c.name for c in answer.tool_calls][:2] == ["gpu_lookup", "rent_cost"]
     assert answer.text.index("GeForce RTX 4090") < answer.text.index("Renting H100")
+
+
+def test_tools_called_on_a_guess_are_weak_and_asked_ones_are_not() -> None:
+    from assistant.agent.offline.planner import ToolResult
+    from assistant.agent.offline.writer import _weak_tools
+
+    guess = _reading(
+        "Why does PyTorch say my RTX 5090 is not compatible?", gpus=["GeForce RTX 5090"]
+    )
+    asked = _reading("How much VRAM does the RTX 5090 have?", gpus=["GeForce RTX 5090"])
+    shopping = _reading("Which card should I buy for Stable Diffusion?")
+    generic = [ToolResult("gpu_capability", {}, {"topic": "cuda_programming"})]
+    assert {"gpu_lookup", "recommend_gpus", "gpu_capability"} <= _weak_tools(guess, generic)
+    assert "gpu_lookup" not in _weak_tools(asked, [])
+    assert "recommend_gpus" not in _weak_tools(shopping, [])

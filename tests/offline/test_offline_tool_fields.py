@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.agent.offline.planner import plan_tool_calls
+from assistant.agent.offline.reading import Conversation
 from assistant.agent.offline.skills import get_skill
+from assistant.tools.budget import BudgetQuery, plan_budget
 from assistant.tools.capability import CapabilityQuery, check_capability
+from assistant.tools.cost import ForgottenQuery, forgotten_instance
+from assistant.tools.fit import FitQuery, FitResult, estimate_fit
 from assistant.tools.lookup import GpuComparisonQuery, GpuQuery, compare_gpus, lookup_gpu
 
 
@@ -75,3 +80,70 @@ def test_apple_card_in_french_keeps_the_metal_advice() -> None:
     text = render("gpu_capability", result, "CUDA sur mon Mac M3 Max ?", "fr")
     assert result.instead_fr and result.instead_fr in text
     assert "gfx" not in text
+
+
+def fit(**query: object) -> FitResult:
+    return estimate_fit(FitQuery.model_validate(query))
+
+
+def test_two_named_cards_are_one_machine_for_the_fit_tool() -> None:
+    question = "Will Llama 3.1 70B fit on an RTX 3090 + RTX 4090?"
+    calls = plan_tool_calls(Conversation(question), set())
+    fits = [c for c in calls if c.name == "workload_fit"]
+    assert fits and all("gpus" in c.args and "gpu" not in c.args for c in fits)
+    assert len(fits[0].args["gpus"]) == 2
+    FitQuery.model_validate(fits[0].args)  # the tool accepts the call as planned
+
+
+@pytest.mark.parametrize(("lang", "fullest"), [("en", "fullest card"), ("fr", "la plus chargée")])
+def test_several_cards_speak_of_the_fullest_card_and_show_each_load(
+    lang: str, fullest: str
+) -> None:
+    result = fit(model="Llama 3.1 70B", gpus=["RTX 3090", "RTX 4090"])
+    assert result.multi_gpu is not None and len(result.cards) == 2
+    text = render("workload_fit", result, "Llama 3.1 70B on RTX 3090 + RTX 4090", lang)
+    first = text.splitlines()[0]
+    assert fullest in first and "per GPU" not in first and "par GPU" not in first
+    for card in result.cards:
+        assert card.gpu in text
+    notes = result.multi_gpu.notes_fr if lang == "fr" else result.multi_gpu.notes
+    assert notes and all(n in text for n in notes)
+
+
+def test_precisions_side_by_side_lead_with_the_one_the_answer_picks() -> None:
+    result = fit(model="Llama 3.1 8B", gpu="RTX 3060 12GB")
+    assert len(result.by_precision) >= 2 and result.precision
+    text = render("workload_fit", result, "Llama 3.1 8B on an RTX 3060?", "en")
+    table = [line for line in text.splitlines() if line.startswith("| ")]
+    assert table[1].startswith(f"| **{result.precision}** |")
+    assert len(table) == len(result.by_precision) + 1
+
+
+@pytest.mark.parametrize(("lang", "but"), [("en", "It fits, but"), ("fr", "Ça tient, mais")])
+def test_precision_the_card_cannot_run_natively_is_said_on_the_verdict_line(
+    lang: str, but: str
+) -> None:
+    result = fit(model="Llama 3.1 8B", gpu="RTX 3090", precision="fp8")
+    caveats = [s for s in result.precision_support if s.runs != "yes"]
+    assert result.verdict == "fits" and caveats
+    first = render("workload_fit", result, "Llama 3.1 8B in fp8 on a 3090", lang).splitlines()[0]
+    reason = caveats[0].reason if lang == "en" else caveats[0].reason_fr
+    assert but in first and reason in first
+
+
+def test_forgotten_instance_french_note_is_the_tools_own() -> None:
+    result = forgotten_instance(ForgottenQuery(gpu="H100", hours=48))
+    assert result.corpus_note and result.corpus_note_fr
+    fr = render("forgotten_instance", result, "H100 oubliée un week-end", "fr")
+    en = render("forgotten_instance", result, "H100 forgotten over a weekend", "en")
+    assert result.corpus_note_fr in fr and result.corpus_note not in fr
+    assert result.corpus_note in en
+
+
+@pytest.mark.parametrize(("budget", "currency"), [(200, "EUR"), (2000, "USD")])
+def test_budget_plan_french_notes_are_the_tools_own(budget: float, currency: str) -> None:
+    result = plan_budget(BudgetQuery(budget=budget, currency=currency))
+    assert result.notes and len(result.notes_fr) == len(result.notes)
+    fr = render("budget_plan", result, "Comment dépenser ce budget ?", "fr")
+    assert all(note in fr for note in result.notes_fr)
+    assert not any(note in fr for note in result.notes)

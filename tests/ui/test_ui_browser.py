@@ -118,7 +118,7 @@ def test_french_question_reads_in_french(browser, chat_url: str, shots: Path):
     assert "🔧 gpu_lookup" in text
     chat = page.locator("#gpu-advisor-chat")
     chat.get_by_text("🔧 gpu_lookup").click()
-    chat.get_by_text('{"name": "GeForce RTX 5090"}').wait_for(state="visible")
+    chat.get_by_text('{"gpu": "GeForce RTX 5090"}').wait_for(state="visible")
     page.wait_for_timeout(500)
     page.screenshot(path=str(shots / "chat-fr.png"))
     page.close()

@@ -196,6 +196,8 @@ def cue_boosts(text: str, ent: Entities) -> dict[str, float]:
         + (0.05 if ent.method in ("lora", "qlora", "full") else 0.0)
         + (0.05 if _FIT.search(text) else 0.0)
     )
+    # "Recommend a hiking trail": a recommendation is about cards only in a GPU question.
+    recommend = recommend and domain
     b["recommend_gpus"] = (0.15 if recommend else 0.0) + (
         0.1 if recommend and ent.mode == "buy" else 0.0
     )

@@ -292,7 +292,7 @@ def _topics(text: str) -> list[str]:
 
 def _models(text: str) -> tuple[list[str], float | None]:
     """Named models (catalog names) and, failing that, a bare size such as '70B'."""
-    from assistant.knowledge.models import find_model_mentions
+    from assistant.knowledge.model_matching import find_model_mentions
 
     names: list[str] = []
     size: float | None = None

@@ -389,6 +389,69 @@ def _lead_for(reading: Reading, retrieved: list[dict[str, Any]]) -> knowledge_le
     return knowledge_lead.find_lead(reading, found)
 
 
+_SPEC_WORDS = re.compile(
+    r"\b(?:specs?|specifications?|tell me about|details?|caract[ée]ristiques|fiche|parle-moi|d[ée]tails?)\b",
+    re.IGNORECASE,
+)
+GENERIC_TOPICS = {"cuda_programming"}
+
+
+def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
+    """Tools called on a guess: a shopping list nobody asked for, a spec sheet when no figure was
+    asked, a generic "CUDA programming: yes". A knowledge entry that answers beats them."""
+    from assistant.agent.offline.cues import asks_small_budget, asks_which_card
+    from assistant.agent.offline.skills.gpu_lookup import asked_fields
+
+    ent, text = reading.entities, reading.text
+    weak = set()
+    if not (asks_which_card(text) or ent.budgets or ent.mode or asks_small_budget(text)):
+        weak.add("recommend_gpus")
+    if not asked_fields(text) and not _SPEC_WORDS.search(text):
+        weak.add("gpu_lookup")
+    topics = {
+        str(r.result.get("topic"))
+        for r in results
+        if r.name == "gpu_capability" and isinstance(r.result, dict)
+    }
+    if topics and topics <= GENERIC_TOPICS:
+        weak.add("gpu_capability")
+    return weak
+
+
+def _card_headlines(results: list[ToolResult]) -> list[str]:
+    """Each looked-up card in one line: name, architecture, compute capability, target."""
+    from assistant.tools.lookup import GpuLookup
+
+    out = []
+    for r in results:
+        found = _parse(GpuLookup, r.result) if r.name == "gpu_lookup" and not r.error else None
+        if found is not None and found.gpu is not None:
+            card = found.gpu
+            bits = [card.architecture]
+            if card.compute_capability:
+                bits.append(f"CC {card.compute_capability}")
+            if card.arch_target:
+                bits.append(f"`{card.arch_target}`")
+            out.append(f"**{card.name}** — " + ", ".join(b for b in bits if b))
+    return out
+
+
+def _entry_first(
+    reading: Reading, results: list[ToolResult], passages: list[dict[str, Any]]
+) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """When every tool was called on a guess and a knowledge entry answers: the entry first,
+    the cards' headlines after it, and no shopping list or spec sheet."""
+    called = {r.name for r in results if r.name != SEARCH_TOOL}
+    if reading.injection or reading.follow_up or not called:
+        return None
+    if not called <= _weak_tools(reading, results):
+        return None
+    text, used = _knowledge_answer(passages, reading)
+    if not text or not used or not is_knowledge_entry(used[0]):
+        return None
+    return [text, *_card_headlines(results)], used
+
+
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     """The final Markdown answer for the turn, from the tool results and passages."""
     reading = read_turn(conversation)
@@ -411,6 +474,11 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     lead = _lead_for(reading, retrieved)
     if lead is not None:
         results = knowledge_lead.bearing_results(results, reading.text)
+    else:
+        entry_first = _entry_first(reading, results, passages)
+        if entry_first is not None:
+            answer, used_entry = entry_first
+            return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
     sections, _ = _tool_sections(reading, results)
     if lead is None and _probe_unavailable(reading, results):
         from assistant.agent.offline.skills.probe_gpus import how_to_check

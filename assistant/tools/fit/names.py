@@ -1,7 +1,7 @@
 """Reading a model name for the fit estimate: the size written in it ("32B", "8x22B", "30B-A3B"),
 and whether a known model found inside a longer name is really that model.
 
-Matching itself is the catalog's (`assistant.knowledge.models.match_model`); this module only
+Matching itself is the catalog's (`assistant.knowledge.model_matching.match_model`); this module only
 refuses a match that would answer for a different model, and reads a size for a generic one."""
 
 from __future__ import annotations

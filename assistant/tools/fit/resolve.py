@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
+from assistant.knowledge.model_matching import match_model
 from assistant.knowledge.models import (
     MeasuredVram,
     MemoryRules,
     ModelSpec,
     load_measured_vram,
-    match_model,
 )
 from assistant.knowledge.sources import Source
 from assistant.tools.fit.estimate import Estimate, Setup, estimate

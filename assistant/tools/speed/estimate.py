@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from assistant.knowledge.gpus import GpuCard
-from assistant.knowledge.models import ModelSpec, load_memory_rules, match_model
+from assistant.knowledge.model_matching import match_model
+from assistant.knowledge.models import ModelSpec, load_memory_rules
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.knowledge.speed import (
     Backend,

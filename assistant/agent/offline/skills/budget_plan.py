@@ -15,6 +15,21 @@ if TYPE_CHECKING:
     from assistant.agent.offline.reading import Reading
 
 
+# The few words of the plan's lines that change in French (the figures come from the tool).
+_LINE_WORDS_FR = (
+    (" and ", " et "),
+    ("or ", "ou "),
+    (" h of ", " h de "),
+    ("GPU-hours a week", "h de GPU par semaine"),
+)
+
+
+def _fr(text: str) -> str:
+    for en, fr in _LINE_WORDS_FR:
+        text = text.replace(en, fr)
+    return text
+
+
 def _line(line: BudgetLine, cur: str, lang: Lang) -> str:
     amount = money(line.amount, cur, lang)
     parts = ", ".join(str(p) for p in line.parts)
@@ -22,8 +37,8 @@ def _line(line: BudgetLine, cur: str, lang: Lang) -> str:
     if item.startswith("free"):
         return pick(
             lang,
-            f"{amount}: Colab (free T4) and Kaggle (30 GPU-hours a week) — parts {parts}",
-            f"{amount} : Colab gratuit (T4) et Kaggle (30 h de GPU par semaine) — parties {parts}",
+            f"{amount}: free tiers, {line.where} — parts {parts}",
+            f"{amount} : offres gratuites, {_fr(line.where)} — parties {parts}",
         )
     if item.startswith("reserve"):
         return pick(
@@ -33,23 +48,20 @@ def _line(line: BudgetLine, cur: str, lang: Lang) -> str:
         )
     span = f"{num(line.hours_low, lang, 0)}–{num(line.hours_high, lang, 0)} h"
     alt = line.note or ""
-    alt_fr = alt.replace("or ", "ou ").replace(" h of ", " h de ")
     return pick(
         lang,
         f"{amount}: {span} of {line.gpu} ({alt}) — parts {parts}",
-        f"{amount} : {span} de {line.gpu} ({alt_fr}) — parties {parts}",
+        f"{amount} : {span} de {line.gpu} ({_fr(alt)}) — parties {parts}",
     )
 
 
-def _note(note: str, lang: Lang) -> str | None:
-    if "old card" in note or "GTX 1660" in note:
-        return pick(
-            lang,
-            note,
-            "N'achetez pas de matériel avec ça : ~200 € donnent une carte ancienne (GTX 1660, sans "
-            "tensor cores) qui ne couvre pas le contenu moderne ; la location donne accès au matériel de pointe.",
-        )
-    return in_language(note, lang)
+def _notes(result: BudgetPlan, lang: Lang) -> list[str]:
+    """The tool's notes in the answer's language (its own French, never rewritten here)."""
+    if lang != "fr":
+        return list(result.notes)
+    if len(result.notes_fr) == len(result.notes):
+        return list(result.notes_fr)
+    return [n for n in (in_language(n, lang) for n in result.notes) if n]
 
 
 def render(result: BudgetPlan, question: str, lang: Lang) -> str:
@@ -62,7 +74,7 @@ def render(result: BudgetPlan, question: str, lang: Lang) -> str:
         f"**Un plan pour {total}** — le gratuit d'abord, la location pour le matériel récent, une réserve :",
     )
     rows = [_line(line, cur, lang) for line in result.lines]
-    notes = [n for n in (_note(n, lang) for n in result.notes) if n]
+    notes = _notes(result, lang)
     return "\n\n".join(
         p
         for p in (

@@ -38,13 +38,9 @@ def render(result: ForgottenCost, question: str, lang: Lang) -> str:
         f"**Une {gpu} oubliée allumée {hours(result.hours, lang)} coûte environ {typical}** "
         f"(fourchette {cost}). Éteignez vos instances.",
     )
-    if result.corpus_note:
-        text += "\n\n" + pick(
-            lang,
-            result.corpus_note,
-            "Le guide cite ~400 $ pour une H100 oubliée un week-end (soit ~8,3 $/h sur 48 h, un tarif "
-            "d'hyperscaler à la demande) : « l'erreur la plus coûteuse ».",
-        )
+    note = pick(lang, result.corpus_note or "", result.corpus_note_fr or "")
+    if note:
+        text += "\n\n" + note
     return "\n\n".join(
         p for p in (text, assumptions_line(result.assumptions, result.usd_per_eur, lang)) if p
     )

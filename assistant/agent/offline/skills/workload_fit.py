@@ -21,6 +21,12 @@ FIT_VERDICTS = {
     "does_not_fit": ("No, it does not fit", "Non, ça ne tient pas"),
     "unknown": ("Can't tell", "Impossible à dire"),
 }
+SHORT_VERDICTS = {
+    "fits": ("fits", "tient"),
+    "tight": ("tight", "juste"),
+    "does_not_fit": ("does not fit", "ne tient pas"),
+    "unknown": ("unknown", "inconnu"),
+}
 TASKS = {
     "inference": ("inference", "inférence"),
     "lora": ("LoRA fine-tuning", "fine-tuning LoRA"),
@@ -71,7 +77,9 @@ def _gpu_count(question: str) -> int | None:
 
 
 def _unknown(result: FitResult, lang: Lang) -> str:
-    text = in_language(result.message, lang) or pick(lang, "", "Modèle ou carte inconnu.")
+    text = pick(lang, result.message, result.message_fr or "") or (
+        in_language(result.message, lang) or pick(lang, "", "Modèle ou carte inconnu.")
+    )
     if result.suggestions:
         text += (
             pick(lang, " Did you mean: ", " Vouliez-vous dire : ")
@@ -98,19 +106,98 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         f"a {gb(result.vram_gb or capacity, lang)} card",
         f"une carte de {gb(result.vram_gb or capacity, lang)}",
     )
-    count = _gpu_count(question) if result.gpu else None
-    if count:
+    multi = result.multi_gpu
+    count = multi.cards if multi else (_gpu_count(question) if result.gpu else None)
+    if count and " + " not in where:
         where = f"{count} × {where}"
     colon = " : " if lang == "fr" else ": "
+    if multi:
+        # Several cards are not one pool: the fullest card decides.
+        load = pick(lang, " on the fullest card (", " sur la carte la plus chargée (") + (
+            pick(
+                lang, f"{gb(multi.whole_gb, lang)} in all)", f"{gb(multi.whole_gb, lang)} en tout)"
+            )
+        )
+    else:
+        load = pick(lang, " per GPU", " par GPU") if count else ""
     return (
         f"**{pick(lang, *FIT_VERDICTS[result.verdict])}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
         + pick(lang, "about ", "environ ")
         + gb(result.total_gb, lang)
-        + (pick(lang, " per GPU", " par GPU") if count else "")
+        + load
         + pick(lang, " needed for ", " nécessaires pour ")
         + gb(capacity, lang)
         + "."
     )
+
+
+def _support_caveat(result: FitResult, lang: Lang) -> str:
+    """'It fits, but FP8 …': a precision the card(s) can't run natively, said on the verdict line."""
+    reasons = list(
+        dict.fromkeys(
+            pick(lang, s.reason, s.reason_fr) for s in result.precision_support if s.runs != "yes"
+        )
+    )
+    if not reasons:
+        return ""
+    text = " ".join(reasons)
+    if result.verdict in FITTING:
+        return pick(lang, f" It fits, but {text}", f" Ça tient, mais {text}")
+    return f" {text}"
+
+
+RUNS = {
+    "yes": ("yes", "oui"),
+    "weight_only": ("weights only (no speed-up)", "poids seuls (sans gain de vitesse)"),
+    "no": ("no", "non"),
+    "unknown": ("unknown", "inconnu"),
+}
+
+
+def _precision_table(result: FitResult, lang: Lang) -> str:
+    """The common precisions side by side, the one the answer leads with in bold."""
+    if len(result.by_precision) < 2:
+        return ""
+    verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
+    rows = []
+    # The precision the answer leads with (the best one that fits) comes first.
+    ordered = sorted(result.by_precision, key=lambda o: o.precision != result.precision)
+    for option in ordered:
+        name = option.precision
+        if name == result.precision:
+            name = f"**{name}**"
+        memory = gb(option.total_gb, lang) if option.total_gb is not None else "—"
+        runs = pick(lang, *RUNS.get(option.runs, (option.runs, option.runs)))
+        rows.append(f"| {name} | {memory} | {verdicts[option.verdict]} | {runs} |")
+    head = pick(
+        lang,
+        "| Precision | Memory needed | Verdict | Native on the card |",
+        "| Précision | Mémoire nécessaire | Verdict | Natif sur la carte |",
+    )
+    return head + "\n|---|---|---|---|\n" + "\n".join(rows)
+
+
+def _multi_gpu_lines(result: FitResult, lang: Lang) -> list[str]:
+    """Each card's load, then what sharing (or replicating) over several cards means."""
+    multi = result.multi_gpu
+    if multi is None:
+        return []
+    verdicts = {k: pick(lang, *v) for k, v in SHORT_VERDICTS.items()}
+    of = pick(lang, " of ", " sur ")
+    loads = [
+        f"{c.gpu}{' : ' if lang == 'fr' else ': '}{gb(c.load_gb, lang)}{of}{gb(c.vram_gb, lang)} "
+        f"({verdicts[c.verdict]})"
+        for c in result.cards
+    ]
+    lines = []
+    if loads:
+        lines.append(
+            pick(lang, "Load per card:", "Charge par carte :") + "\n\n" + bullet_list(loads)
+        )
+    notes = multi.notes_fr if lang == "fr" else multi.notes
+    if notes:
+        lines.append(bullet_list(list(notes)))
+    return lines
 
 
 def _lower_precisions(result: FitResult) -> list[tuple[str, float]]:
@@ -160,7 +247,10 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     if result.verdict == "unknown" and not result.total_gb:
         return _unknown(result, lang)
     colon = " : " if lang == "fr" else ": "
-    lines = [_precision_head(result, question, lang) or _head(result, question, lang)]
+    lines = [
+        (_precision_head(result, question, lang) or _head(result, question, lang))
+        + _support_caveat(result, lang)
+    ]
     breakdown = [
         f"{pick(lang, *ITEMS.get(line.item, (line.item, line.item)))}{colon}{gb(line.gb, lang)}"
         for line in result.breakdown
@@ -168,6 +258,8 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     ]
     if breakdown:
         lines.append(bullet_list(breakdown))
+    lines.append(_precision_table(result, lang))
+    lines.extend(_multi_gpu_lines(result, lang))
     options = [o for o in result.fits_with if o.verdict in ("fits", "tight")]
     if options and result.verdict != "fits":
         lines.append(
@@ -268,11 +360,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         task = "image_generation"
     cards = named_cards(ent)
     if ent.method == "finetune":
-        target = {"gpu": cards[0]} if cards else {"vram_gb": ent.vram_gb}
+        target: dict[str, Any] = (
+            {"gpus": cards}
+            if len(cards) >= 2
+            else {"gpu": cards[0], "num_gpus": ent.gpu_count}
+            if cards
+            else {"vram_gb": ent.vram_gb, "num_gpus": ent.gpu_count}
+        )
         return [
             {"model": model, "params_b": ent.model_size_b if not ent.models else None, "task": t,
-             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
-             "num_gpus": ent.gpu_count, **target}
+             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size, **target}
             for t in FINETUNE_TASKS
         ]  # fmt: skip
     base = {
@@ -280,8 +377,12 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
         "num_gpus": ent.gpu_count,
     }  # fmt: skip
+    if len(cards) >= 2:
+        # Several cards named: one machine holding them all (the tool's `gpus`).
+        del base["num_gpus"]
+        return [{**base, "gpus": cards}]
     if cards:
-        return [{**base, "gpu": card} for card in cards[:2]]
+        return [{**base, "gpu": cards[0]}]
     return [{**base, "vram_gb": ent.vram_gb}]
 
 

@@ -1,0 +1,420 @@
+"""Software support: does a CUDA toolkit or a PyTorch build run on this GPU, and if not, what does?
+
+Reads the compute capability table (data/cuda_support.toml): the first and last toolkit per CC,
+each toolkit's minimum driver, and the architectures each PyTorch wheel ships.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from assistant.knowledge.cuda_support import (
+    ArchSupport,
+    TorchWheel,
+    get_arch,
+    get_toolkit,
+    load_cuda_support,
+    parse_cc,
+    version_key,
+    wheels_for,
+)
+from assistant.knowledge.sources import Source, dedupe_sources
+
+Supported = Literal["yes", "no", "partial", "not_applicable", "unknown"]
+SoftwareKind = Literal["cuda_toolkit", "pytorch", "unknown"]
+
+_VARIANT = re.compile(r"\bcu(\d{3})\b", re.IGNORECASE)
+_TORCH = re.compile(r"\b(?:py)?torch\s*(?:version\s*)?v?(\d\.\d{1,2})", re.IGNORECASE)
+_TORCH_PLUS = re.compile(r"\b(\d\.\d{1,2})(?:\.\d+)?\+cu\d{3}\b", re.IGNORECASE)
+_CUDA = re.compile(
+    r"\b(?:cuda(?:\s*toolkit)?|nvcc|toolkit)\s*v?(\d{1,2})(?:\.(\d{1,2}))?", re.IGNORECASE
+)
+_BARE = re.compile(r"^\s*v?(\d{1,2})\.(\d{1,2})\s*$")
+_PYTORCH_WORD = re.compile(r"\b(?:py)?torch\b", re.IGNORECASE)
+
+
+class SoftwareSupportQuery(BaseModel):
+    """A GPU and a CUDA toolkit or PyTorch build to check against it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    gpu: str = Field(
+        min_length=1,
+        max_length=200,
+        description="GPU name ('GTX 1080', 'RTX 5090', 'V100') or a compute capability "
+        "('6.1', 'sm_120')",
+    )
+    software: str = Field(
+        min_length=1,
+        max_length=200,
+        description="A CUDA toolkit ('CUDA 13', 'CUDA 12.4', '12.8') or a PyTorch build "
+        "('PyTorch 2.5', 'torch 2.7 cu128', 'cu124', '2.6.0+cu124')",
+    )
+
+
+class WheelCheck(BaseModel):
+    """One PyTorch wheel (CUDA variant and release) and whether it runs on the card."""
+
+    variant: str = Field(description="CUDA variant of the wheel index, e.g. 'cu128'")
+    torch: str = Field(description="PyTorch release, e.g. '2.7'")
+    runs: bool
+    how: Literal["sass", "ptx"] | None = Field(
+        default=None, description="sass: machine code for the card; ptx: compiled by the driver"
+    )
+    architectures: list[str] = Field(description="What the wheel ships: sm_XX and compute_XX")
+
+
+class SoftwareSupportResult(BaseModel):
+    """Whether the software runs on the card, the versions that do, and how to fix it."""
+
+    gpu: str = Field(description="The catalog card's name, or 'compute capability X.Y'")
+    compute_capability: str | None = None
+    architecture: str | None = None
+    software: str = Field(description="What was checked, normalised ('CUDA 12.4', 'PyTorch 2.5')")
+    kind: SoftwareKind
+    supported: Supported = Field(
+        description="yes; no; partial (only some wheels of that PyTorch release); "
+        "not_applicable (not an NVIDIA card); unknown"
+    )
+    reason: str
+    reason_fr: str
+    minimum: str | None = Field(default=None, description="First version that supports the card")
+    last: str | None = Field(default=None, description="Last version that supports the card")
+    fix: str | None = None
+    fix_fr: str | None = None
+    driver_linux: str | None = Field(
+        default=None, description="Minimum Linux driver of the toolkit asked (or recommended)"
+    )
+    driver_windows: str | None = None
+    wheels: list[WheelCheck] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list, description="Near card names if unknown")
+    sources: list[Source] = Field(default_factory=list)
+
+
+class _Parsed(BaseModel):
+    kind: SoftwareKind
+    toolkit: str | None = None
+    torch: str | None = None
+    variant: str | None = None
+    label: str
+
+
+def _parse_software(text: str) -> _Parsed:
+    variant_m = _VARIANT.search(text)
+    variant = f"cu{variant_m.group(1)}" if variant_m else None
+    torch_m = _TORCH.search(text) or _TORCH_PLUS.search(text)
+    torch = torch_m.group(1) if torch_m else None
+    if torch or variant or _PYTORCH_WORD.search(text):
+        label = "PyTorch" + (f" {torch}" if torch else "") + (f" ({variant})" if variant else "")
+        return _Parsed(kind="pytorch", torch=torch, variant=variant, label=label)
+    cuda_m = _CUDA.search(text) or _BARE.match(text)
+    if cuda_m:
+        major, minor = cuda_m.group(1), cuda_m.group(2)
+        version = f"{int(major)}.{int(minor)}" if minor is not None else str(int(major))
+        return _Parsed(kind="cuda_toolkit", toolkit=version, label=f"CUDA {version}")
+    return _Parsed(kind="unknown", label=text.strip())
+
+
+def _resolve_gpu(text: str) -> tuple[str, str | None, str | None, list[str]]:
+    """(display name, CC or None, vendor or None, suggestions)."""
+    cc = parse_cc(text)
+    if cc:
+        return f"compute capability {cc}", cc, "nvidia", []
+    from assistant.knowledge.matching import match_gpu
+
+    match = match_gpu(text)
+    if match.gpu is None:
+        return text.strip(), None, None, list(match.suggestions) or list(match.alternatives)
+    card = match.gpu
+    return card.name, card.compute_capability, card.vendor, []
+
+
+def _sources(arch: ArchSupport | None, *more: list[Source]) -> list[Source]:
+    found = list(arch.sources) if arch else []
+    for extra in more:
+        found += extra
+    return dedupe_sources(found)
+
+
+def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
+    """Check whether a CUDA toolkit version or a PyTorch build supports a GPU.
+
+    Answers questions like 'does CUDA 13 support my GTX 1080?' or 'will PyTorch with cu124 run on
+    an RTX 5090?': yes/no, the first and last versions that support the card's compute capability,
+    the minimum driver, the PyTorch wheels that ship kernels for it, and the fix, with sources.
+    """
+    name, cc, vendor, suggestions = _resolve_gpu(query.gpu)
+    parsed = _parse_software(query.software)
+    base: dict[str, Any] = {
+        "gpu": name,
+        "compute_capability": cc,
+        "software": parsed.label,
+        "kind": parsed.kind,
+    }
+    if vendor is None:
+        return SoftwareSupportResult(
+            **base,
+            supported="unknown",
+            reason=f"Unknown GPU {query.gpu!r}.",
+            reason_fr=f"GPU inconnu : {query.gpu!r}.",
+            suggestions=suggestions,
+        )
+    if vendor != "nvidia":
+        return SoftwareSupportResult(
+            **base,
+            supported="not_applicable",
+            reason=f"{name} is not an NVIDIA GPU: CUDA toolkits and CUDA builds of PyTorch do not "
+            "run on it (AMD uses ROCm builds, Apple uses MPS or MLX).",
+            reason_fr=f"{name} n'est pas un GPU NVIDIA : ni CUDA ni les versions CUDA de PyTorch "
+            "ne tournent dessus (AMD utilise les versions ROCm, Apple MPS ou MLX).",
+        )
+    arch = get_arch(cc) if cc else None
+    if arch is None:
+        return SoftwareSupportResult(
+            **base,
+            supported="unknown",
+            reason=f"No toolkit data for compute capability {cc or '?'} of {name}.",
+            reason_fr=f"Pas de données de toolkit pour la compute capability {cc or '?'} de {name}.",
+        )
+    base["architecture"] = arch.architecture
+    if parsed.kind == "cuda_toolkit" and parsed.toolkit:
+        return _check_toolkit(base, arch, parsed.toolkit)
+    if parsed.kind == "pytorch":
+        return _check_pytorch(base, arch, parsed)
+    return SoftwareSupportResult(
+        **base,
+        supported="unknown",
+        reason=f"Cannot read {query.software!r} as a CUDA toolkit or a PyTorch build; write e.g. "
+        "'CUDA 12.4', 'PyTorch 2.5' or 'cu128'.",
+        reason_fr=f"Impossible de lire {query.software!r} comme un toolkit CUDA ou une version de "
+        "PyTorch ; écrivez par exemple « CUDA 12.4 », « PyTorch 2.5 » ou « cu128 ».",
+        minimum=f"CUDA {arch.first_toolkit}",
+        last=f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None,
+        sources=_sources(arch),
+    )
+
+
+def _newest_wheel(arch: ArchSupport) -> WheelCheck | None:
+    working = [c for c in (_check(w, v, arch.cc) for w, v in wheels_for()) if c.runs]
+    return working[-1] if working else None
+
+
+def _check_toolkit(base: dict[str, Any], arch: ArchSupport, version: str) -> SoftwareSupportResult:
+    data = load_cuda_support()
+    minimum = f"CUDA {arch.first_toolkit}"
+    last = f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None
+    if "." in version:
+        series = [version]
+    else:  # 'CUDA 13' means the 13.x releases in the table
+        series = [t.version for t in data.toolkits if version_key(t.version)[0] == int(version)]
+        series = series or [f"{int(version)}.0"]
+    oks = [arch.builds_with(v) for v in series]
+    drivers = get_toolkit(version)
+    extra: dict[str, Any] = {
+        "minimum": minimum,
+        "last": last,
+        "driver_linux": drivers.driver_linux if drivers else None,
+        "driver_windows": drivers.driver_windows if drivers else None,
+        "sources": _sources(arch, drivers.sources if drivers else []),
+    }
+    label = f"CUDA {version}" + ("" if "." in version else ".x")
+    where = f"{arch.sm} ({arch.architecture}, CC {arch.cc})"
+    span = f"from {minimum}" + (f" to {last}" if last else " on")
+    span_fr = f"depuis {minimum}" + (f" jusqu'à {last}" if last else "")
+    if all(oks):
+        past = "." in version and version_key(version) > version_key(data.newest_toolkit)
+        note = f" (the table ends at CUDA {data.newest_toolkit})" if past else ""
+        note_fr = f" (le tableau s'arrête à CUDA {data.newest_toolkit})" if past else ""
+        return SoftwareSupportResult(
+            **base,
+            supported="yes",
+            reason=f"{label} builds for {where}: supported {span}{note}.",
+            reason_fr=f"{label} compile pour {where} : pris en charge {span_fr}{note_fr}.",
+            **extra,
+        )
+    if any(oks):
+        good = [v for v, ok in zip(series, oks, strict=True) if ok]
+        return SoftwareSupportResult(
+            **base,
+            supported="partial",
+            reason=f"Only some {label} releases build for {where}: {', '.join(good)}; "
+            f"supported {span}.",
+            reason_fr=f"Seules certaines versions {label} compilent pour {where} : "
+            f"{', '.join(good)} ; prise en charge {span_fr}.",
+            fix=f"Use CUDA {good[0]} or a later {label} release.",
+            fix_fr=f"Utilisez CUDA {good[0]} ou une version {label} ultérieure.",
+            **extra,
+        )
+    if version_key(series[0]) < version_key(arch.first_toolkit):
+        target = get_toolkit(arch.first_toolkit)
+        driver = driver_fr = ""
+        if target:
+            driver = (
+                f" (driver ≥ {target.driver_linux} on Linux, ≥ {target.driver_windows} on Windows)"
+            )
+            driver_fr = f" (pilote ≥ {target.driver_linux} sous Linux, ≥ {target.driver_windows} sous Windows)"
+        return SoftwareSupportResult(
+            **base,
+            supported="no",
+            reason=f"{label} predates {where}: the first toolkit that builds for it is {minimum}.",
+            reason_fr=f"{label} est antérieur à {where} : le premier toolkit qui compile pour "
+            f"cette carte est {minimum}.",
+            fix=f"Install {minimum} or newer{driver}.",
+            fix_fr=f"Installez {minimum} ou plus récent{driver_fr}.",
+            **extra,
+        )
+    branch = branch_fr = ""
+    if arch.last_driver_branch:
+        branch = f"; its last driver branch is {arch.last_driver_branch}"
+        branch_fr = f" ; sa dernière branche de pilote est {arch.last_driver_branch}"
+    wheel = _newest_wheel(arch)
+    torch_note = torch_note_fr = ""
+    if wheel:
+        torch_note = f" The newest PyTorch build with its kernels is {_label(wheel)}."
+        torch_note_fr = (
+            f" La version de PyTorch la plus récente avec ses noyaux est {_label(wheel)}."
+        )
+    return SoftwareSupportResult(
+        **base,
+        supported="no",
+        reason=f"{label} no longer builds for {where}: the last toolkit that does is "
+        f"{last}{branch}.",
+        reason_fr=f"{label} ne compile plus pour {where} : le dernier toolkit qui le fait est "
+        f"{last}{branch_fr}.",
+        fix=f"Stay on {last} (or older) for this card.{torch_note}",
+        fix_fr=f"Restez sur {last} (ou antérieur) pour cette carte.{torch_note_fr}",
+        **extra,
+    )
+
+
+def _check(wheel: TorchWheel, version: str, cc: str) -> WheelCheck:
+    how = wheel.runs(cc)
+    return WheelCheck(
+        variant=wheel.variant,
+        torch=version,
+        runs=how is not None,
+        how=how,
+        architectures=wheel.sm_names(),
+    )
+
+
+def _label(check: WheelCheck) -> str:
+    return f"PyTorch {check.torch} ({check.variant})"
+
+
+def _check_pytorch(
+    base: dict[str, Any], arch: ArchSupport, parsed: _Parsed
+) -> SoftwareSupportResult:
+    every = [(w, v, _check(w, v, arch.cc)) for w, v in wheels_for()]
+    working = [c for _, _, c in every if c.runs]
+    minimum = _label(working[0]) if working else None
+    last = _label(working[-1]) if working else None
+    asked = [
+        (w, c)
+        for w, v, c in every
+        if (parsed.variant in (None, w.variant)) and (parsed.torch in (None, v))
+    ]
+    sources = _sources(arch, *[w.sources for w, _ in asked] or [[]])
+    extra: dict[str, Any] = {"minimum": minimum, "last": last, "sources": sources}
+    if not asked:
+        known = sorted({v for w in load_cuda_support().wheels for v in w.torch}, key=version_key)
+        return SoftwareSupportResult(
+            **base,
+            supported="unknown",
+            reason=f"No wheel data for {parsed.label}; the table covers PyTorch "
+            f"{known[0]}–{known[-1]} (cu118 … cu132).",
+            reason_fr=f"Pas de données pour {parsed.label} ; le tableau couvre PyTorch "
+            f"{known[0]}–{known[-1]} (cu118 … cu132).",
+            **extra,
+        )
+    checks = [c for _, c in asked]
+    runs = [c for c in checks if c.runs]
+    sm = arch.sm
+    if len(runs) == len(checks):
+        via_ptx = [c for c in runs if c.how == "ptx"]
+        ptx_note = (
+            f" ({', '.join(_label(c) for c in via_ptx)} only through PTX compiled by the driver at first use)"
+            if via_ptx
+            else ""
+        )
+        ptx_note_fr = (
+            f" ({', '.join(_label(c) for c in via_ptx)} seulement via le PTX compilé par le pilote au premier lancement)"
+            if via_ptx
+            else ""
+        )
+        return SoftwareSupportResult(
+            **base,
+            supported="yes",
+            reason=f"{parsed.label} ships kernels that run on {sm} ({arch.architecture}){ptx_note}.",
+            reason_fr=f"{parsed.label} contient des noyaux qui tournent sur {sm} ({arch.architecture}){ptx_note_fr}.",
+            wheels=checks,
+            **extra,
+        )
+    if runs:
+        good = ", ".join(sorted({c.variant for c in runs}))
+        pin = f"=={parsed.torch}.*" if parsed.torch else ""
+        bad = ", ".join(sorted({c.variant for c in checks if not c.runs}))
+        return SoftwareSupportResult(
+            **base,
+            supported="partial",
+            reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no.",
+            reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non.",
+            fix=f"Install the {good} build: pip install torch{pin} "
+            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
+            fix_fr=f"Installez la version {good} : pip install torch{pin} "
+            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
+            wheels=checks,
+            **extra,
+        )
+    fix, fix_fr = _pytorch_fix(parsed, working, arch)
+    return SoftwareSupportResult(
+        **base,
+        supported="no",
+        reason=f"{parsed.label} has no kernels for {sm} ({arch.architecture}, CC {arch.cc}): it ships "
+        f"{', '.join(checks[0].architectures)}. Expect 'no kernel image is available for execution on the device'.",
+        reason_fr=f"{parsed.label} n'a aucun noyau pour {sm} ({arch.architecture}, CC {arch.cc}) : il contient "
+        f"{', '.join(checks[0].architectures)}. Attendez-vous à « no kernel image is available for execution on the device ».",
+        fix=fix,
+        fix_fr=fix_fr,
+        wheels=checks,
+        **extra,
+    )
+
+
+def _pytorch_fix(parsed: _Parsed, working: list[WheelCheck], arch: ArchSupport) -> tuple[str, str]:
+    if not working:
+        return (
+            f"No PyTorch wheel in the table ships kernels for {arch.sm}; build PyTorch from source "
+            f"with TORCH_CUDA_ARCH_LIST={arch.cc} and a toolkit that supports it.",
+            f"Aucune roue PyTorch du tableau n'a de noyaux pour {arch.sm} ; compilez PyTorch depuis les "
+            f"sources avec TORCH_CUDA_ARCH_LIST={arch.cc} et un toolkit qui la prend en charge.",
+        )
+    same = [c for c in working if parsed.torch and c.torch == parsed.torch]
+    if same:
+        pick = same[0]
+        return (
+            f"Install the {pick.variant} build of PyTorch {pick.torch}: pip install torch=={pick.torch}.* "
+            f"--index-url https://download.pytorch.org/whl/{pick.variant}",
+            f"Installez la version {pick.variant} de PyTorch {pick.torch} : pip install torch=={pick.torch}.* "
+            f"--index-url https://download.pytorch.org/whl/{pick.variant}",
+        )
+    asked = version_key(parsed.torch) if parsed.torch else None
+    newer = [c for c in working if asked is None or version_key(c.torch) > asked]
+    if newer:
+        pick = newer[0]
+        return (
+            f"Use PyTorch {pick.torch} or newer with a wheel that ships {arch.sm} "
+            f"(first: {pick.variant}): pip install torch --index-url https://download.pytorch.org/whl/{pick.variant}",
+            f"Passez à PyTorch {pick.torch} ou plus récent avec une roue qui contient {arch.sm} "
+            f"(la première : {pick.variant}) : pip install torch --index-url https://download.pytorch.org/whl/{pick.variant}",
+        )
+    pick = working[-1]
+    return (
+        f"The last release with kernels for {arch.sm} is PyTorch {pick.torch} ({pick.variant}): "
+        f"pip install torch=={pick.torch}.* --index-url https://download.pytorch.org/whl/{pick.variant}",
+        f"La dernière version avec des noyaux pour {arch.sm} est PyTorch {pick.torch} ({pick.variant}) : "
+        f"pip install torch=={pick.torch}.* --index-url https://download.pytorch.org/whl/{pick.variant}",
+    )

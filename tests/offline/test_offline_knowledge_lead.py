@@ -93,7 +93,8 @@ def test_conceptual_question_about_a_card_opens_with_the_entry(
     assert "<!--" not in answer.text
     assert "From the guide" not in answer.text
     assert re.search(r"Knowledge base|Base de connaissances", answer.text)
-    assert entry.sources[0].url in answer.text
+    assert entry.sources[0].title in answer.text
+    assert any(c.url == entry.sources[0].url for c in answer.citations), answer.citations
 
 
 def test_the_entry_answers_in_the_question_language_even_from_a_french_passage() -> None:

@@ -199,10 +199,13 @@ def lead_paragraph(
     number = next((n for n, p in enumerate(passages, 1) if passage_entry_id(p) == entry.id), None)
     cite = f" [{number}]" if number else ""
     source = entry.sources[0]
+    # A cited passage carries the source's address in the answer's citations; otherwise the
+    # note links it.
+    link = source.title if number else f"[{source.title}]({source.url})"
     note = pick(
         lang,
-        f"<sub>Knowledge base: *{entry.title}* — source: [{source.title}]({source.url}).</sub>",
-        f"<sub>Base de connaissances : *{entry.title}* — source : [{source.title}]({source.url}).</sub>",
+        f"<sub>Knowledge base: *{entry.title}* — source: {link}.</sub>",
+        f"<sub>Base de connaissances : *{entry.title}* — source : {link}.</sub>",
     )
     text = f"{strip_comments(entry.answer)}{cite}\n\n{note}"
     used = [passages[number - 1]] if number else []

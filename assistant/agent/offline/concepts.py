@@ -21,7 +21,7 @@ def concept_patterns() -> dict[str, re.Pattern[str]]:
             re.escape(t.rstrip("*")).replace(r"\ \*\ ", r"\s+\S+\s+")
             + (r"\w*" if t.endswith("*") else r"(?!\w)")
             for t in sorted(terms, key=len, reverse=True)
-        ]
+        ] + [f"(?:{fold(p)})(?!\\w)" for p in table.get("patterns", [])]
         out[concept] = re.compile(r"(?<!\w)(?:" + "|".join(parts) + ")", re.IGNORECASE)
     return out
 

@@ -1,9 +1,12 @@
-"""A semantic intent classifier: labelled example questions, embedded once, compared by cosine.
+"""The intent classifier: labelled example questions, embedded once, and a fitted router.
 
-Each intent's score is the mean similarity of the question to its k nearest examples (k-NN),
-adjusted by explicit cues (a second card for a comparison, a model for a memory fit...). A
-question is also cut into clauses ("compare X and Y, and what does renting Y cost?") and each
-clause is classified too, so several intents in one question each get their tool.
+Each intent's similarity is the mean cosine of the question to its k nearest examples (k-NN).
+The router (router.py, weights fitted by tools/fit_router.py) turns those similarities, the
+concepts the question names and its filled entity slots into one probability per intent; an
+intent's `cue` is how much the question's explicit words and slots raise it. Without a usable
+router the k-NN similarity alone decides. A question is also cut into clauses ("compare X and Y,
+and what does renting Y cost?") and each clause is classified too, so several intents in one
+question each get their tool.
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from assistant.agent.offline.cues import cue_boosts
 from assistant.agent.offline.entities import Entities, extract_entities
+from assistant.agent.offline.router import Router, features, load_router
 from assistant.log import get_logger
 
 if TYPE_CHECKING:
@@ -29,14 +32,16 @@ log = get_logger(__name__)
 
 EXAMPLES_FILE = "intents.toml"
 TOP_K = 3
-# Below this combined score the question is not confidently about any tool.
-MIN_SCORE = 0.45
-# A second intent is kept when it is this close to the best one (whole question) ...
-SECOND_MARGIN = 0.06
-# ... or when a clause of its own lands on it with at least this score.
+# Scores are probabilities. Below this one the question is not confidently about any tool.
+MIN_SCORE = 0.3
+# A second intent is kept when the whole question gives it at least this probability ...
+SECOND_MIN = 0.2
+# ... or when a clause of its own lands on it with at least this one.
 CLAUSE_MIN = 0.55
 # A second intent also needs the question to name what it is about, not only to resemble it.
 EXPLICIT_CUE = 0.1
+# Without a router, similarities become probabilities at this temperature (k-NN alone).
+KNN_TEMPERATURE = 0.02
 CACHE_SIZE = 512
 # A long message is read as its first clauses; the rest adds cost, not intents.
 MAX_CLAUSES = 6
@@ -100,11 +105,27 @@ class IntentClassifier:
         self, embed: object | None = None, examples: dict[str, list[str]] | None = None
     ) -> None:
         self._embed = embed
+        self._caller_embed = embed is not None
         self._examples = examples or load_examples()
         self._labels: list[str] = []
         self._matrix: np.ndarray | None = None
         self._lock = threading.Lock()
         self._cache: dict[str, np.ndarray] = {}
+        self._router: Router | None = None
+        self._router_loaded = False
+
+    def router(self) -> Router | None:
+        """The fitted router for these examples and this embedding, or None (k-NN alone)."""
+        with self._lock:
+            if not self._router_loaded:
+                self._router_loaded = True
+                if not self._caller_embed:
+                    from assistant.retrieval.embeddings import model_key
+
+                    self._router = load_router(self._examples, model_key())
+                else:
+                    log.info("intent router not used with a caller's own embedding: k-NN alone")
+            return self._router
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         if self._embed is None:
@@ -129,7 +150,7 @@ class IntentClassifier:
         """The examples' vectors, kept on disk per model and example set (a cold start skips them)."""
         import numpy as np
 
-        if self._embed is not None:  # a caller's own embedding function: nothing to cache
+        if self._caller_embed:  # a caller's own embedding function: nothing to cache
             return self._encode(texts)
         from assistant.retrieval.embeddings import model_key
         from assistant.settings import get_settings
@@ -179,28 +200,48 @@ class IntentClassifier:
             out.append({k: float(np.mean(sorted(v, reverse=True)[:TOP_K])) for k, v in per.items()})
         return out
 
+    def scores(self, texts: list[str], entities: list[Entities]) -> list[list[IntentScore]]:
+        """For each text, every intent's score (a probability), best first."""
+        import numpy as np
+
+        semantic = self.semantic_scores(texts)
+        router = self.router()
+        if router is None:
+            return [_knn_only(sem) for sem in semantic]
+        rows = np.array(
+            [
+                features(text, ent, sem, router.labels)
+                for text, ent, sem in zip(texts, entities, semantic, strict=True)
+            ]
+        )
+        probs, evidence = router.probabilities(rows), router.evidence(rows)
+        out = []
+        for sem, p, ev in zip(semantic, probs, evidence, strict=True):
+            row = [
+                IntentScore(intent=k, score=float(pk), semantic=sem.get(k, 0.0), cue=float(ek))
+                for k, pk, ek in zip(router.labels, p, ev, strict=True)
+            ]
+            out.append(sorted(row, key=lambda s: -s.score))
+        return out
+
     def classify(self, text: str, entities: Entities | None = None) -> Classification:
-        """The intents of `text`: the best one, plus any other that a clause or a close score backs."""
+        """The intents of `text`: the best one, plus any other that a clause or the router backs."""
         ent = entities if entities is not None else extract_entities(text)
         clauses = split_clauses(text)
         batch = [text, *clauses] if len(clauses) > 1 else [text]
-        semantic = self.semantic_scores(batch)
-        whole = _combine(semantic[0], cue_boosts(text, ent))
+        batch_ent = [ent, *(extract_entities(c) for c in batch[1:])]
+        scored = self.scores(batch, batch_ent)
+        whole = scored[0]
         chosen: list[str] = []
         best = whole[0]
         if best.score >= MIN_SCORE or best.intent in _EXCLUSIVE:
             chosen.append(best.intent)
         for other in whole[1:]:
             if best.intent in _EXCLUSIVE or other.intent in _EXCLUSIVE:
-                break
-            if (
-                other.score >= max(MIN_SCORE, best.score - SECOND_MARGIN)
-                and other.cue >= EXPLICIT_CUE
-            ):
+                continue
+            if other.score >= SECOND_MIN and other.cue >= EXPLICIT_CUE:
                 chosen.append(other.intent)
-        for clause, sem in zip(clauses if len(batch) > 1 else [], semantic[1:], strict=False):
-            clause_ent = extract_entities(clause)
-            scores = _combine(sem, cue_boosts(clause, clause_ent))
+        for scores in scored[1:]:
             top = scores[0]
             if top.intent in _EXCLUSIVE or top.intent in chosen:
                 continue
@@ -213,10 +254,17 @@ class IntentClassifier:
         return Classification(intents=chosen, scores=whole, entities=ent)
 
 
-def _combine(semantic: dict[str, float], cues: dict[str, float]) -> list[IntentScore]:
+def _knn_only(semantic: dict[str, float]) -> list[IntentScore]:
+    """Scores from the similarities alone: a softmax over intents, no explicit evidence."""
+    import numpy as np
+
+    names = list(semantic)
+    sims = np.array([semantic[k] for k in names]) / KNN_TEMPERATURE
+    probs = np.exp(sims - sims.max())
+    probs /= probs.sum()
     scores = [
-        IntentScore(intent=k, score=v + cues.get(k, 0.0), semantic=v, cue=cues.get(k, 0.0))
-        for k, v in semantic.items()
+        IntentScore(intent=k, score=float(p), semantic=semantic[k], cue=0.0)
+        for k, p in zip(names, probs, strict=True)
     ]
     return sorted(scores, key=lambda s: -s.score)
 

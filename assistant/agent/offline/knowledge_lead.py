@@ -123,6 +123,11 @@ def _cards(text: str) -> frozenset[str]:
     return frozenset(extract_entities(text).gpus)
 
 
+def computed(results: list[ToolResult]) -> bool:
+    """A tool whose figures are the answer (a cost, a break-even...) was called."""
+    return any(r.name in settings().tool_first for r in results)
+
+
 def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Lead | None:
     """The entry whose question this is, in the question's language (else the other), or None.
 

@@ -381,9 +381,13 @@ def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
     )
 
 
-def _lead_for(reading: Reading, retrieved: list[dict[str, Any]]) -> knowledge_lead.Lead | None:
+def _lead_for(
+    reading: Reading, retrieved: list[dict[str, Any]], results: list[ToolResult]
+) -> knowledge_lead.Lead | None:
     """The knowledge entry whose question this is (and the search found), inside the scope."""
     if reading.intents in (["off_topic"], ["declined"], ["greeting"]):
+        return None
+    if knowledge_lead.computed(results):
         return None
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     return knowledge_lead.find_lead(reading, found)
@@ -471,7 +475,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
-    lead = _lead_for(reading, retrieved)
+    lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(results, reading.text)
     else:

@@ -51,8 +51,8 @@ def test_chat_api_continues_a_conversation_like_ask_and_the_page(chat_url: str):
     service, _ = _service(per_minute=10)
     page = _last_text(service.turn("and the 3090?", history, "browser"))
     assert page.startswith(second)  # the page adds only its backend badge
-    alone = client.predict("and the 3090?", api_name="/chat")  # without history: a card lookup
-    assert alone.startswith("**GeForce RTX 3090**") and "egakernel" not in alone
+    alone = client.predict("and the 3090?", api_name="/chat")  # without history: no megakernels
+    assert "GeForce RTX 3090" in alone and "egakernel" not in alone
 
 
 def test_chat_api_caps_length_and_refuses_empty(chat_url: str):

@@ -14,6 +14,7 @@ from typing import Any
 
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
+from assistant.agent.offline.scope import out_of_scope
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.skills.common import named_cards
@@ -156,6 +157,8 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
 def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[PlannedCall]:
     """Every tool call for the turn: the intents' tools, then a corpus search for citations."""
     reading = read_turn(conversation)
+    if out_of_scope(reading.text):
+        return []
     if (
         reading.intents == ["greeting"]
         or reading.intents == ["declined"]

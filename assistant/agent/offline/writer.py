@@ -10,9 +10,11 @@ import re
 import unicodedata
 from typing import Any
 
+from assistant.agent.offline import knowledge_lead
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
+from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import localized_name, pick
 from assistant.language import STOPWORDS, Lang
@@ -133,7 +135,9 @@ def _quote(passage: dict[str, Any], lang: Lang | None = None) -> str:
     if is_knowledge_entry(passage):
         text = direct_answer(passage, lang)
     else:
-        text = " ".join(str(passage.get("snippet") or passage.get("text") or "").split())
+        text = knowledge_lead.strip_comments(
+            str(passage.get("snippet") or passage.get("text") or "")
+        )
     if len(text) > MAX_QUOTE_CHARS:
         text = text[: MAX_QUOTE_CHARS - 1].rsplit(" ", 1)[0] + "…"
     return text
@@ -201,6 +205,12 @@ def _quotes(quoted: list[tuple[int, dict[str, Any]]], lang: Lang) -> str:
         return ""
     if all(is_knowledge_entry(p) for _, p in quoted):
         label = pick(lang, "From the knowledge base:", "D'après la base de connaissances :")
+    elif any(is_knowledge_entry(p) for _, p in quoted):
+        label = pick(
+            lang,
+            "From the knowledge base and the guide:",
+            "D'après la base de connaissances et le guide :",
+        )
     else:
         label = pick(lang, "From the guide:", "D'après le guide :")
     return label + "\n" + "\n>\n".join(lines)
@@ -371,6 +381,18 @@ def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
     )
 
 
+def _lead_for(
+    reading: Reading, retrieved: list[dict[str, Any]], results: list[ToolResult]
+) -> knowledge_lead.Lead | None:
+    """The knowledge entry whose question this is (and the search found), inside the scope."""
+    if reading.intents in (["off_topic"], ["declined"], ["greeting"]):
+        return None
+    if knowledge_lead.computed(results):
+        return None
+    found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
+    return knowledge_lead.find_lead(reading, found)
+
+
 _SPEC_WORDS = re.compile(
     r"\b(?:specs?|specifications?|tell me about|details?|caract[ée]ristiques|fiche|parle-moi|d[ée]tails?)\b",
     re.IGNORECASE,
@@ -451,19 +473,37 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
     if reading.intents == ["greeting"]:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
-    entry_first = _entry_first(reading, results, passages)
-    if entry_first is not None:
-        answer, used_entry = entry_first
-        return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
+    if out_of_scope(reading.text):
+        return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
+    lead = _lead_for(reading, retrieved, results)
+    if lead is not None:
+        results = knowledge_lead.bearing_results(results, reading.text)
+    else:
+        entry_first = _entry_first(reading, results, passages)
+        if entry_first is not None:
+            answer, used_entry = entry_first
+            return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
     sections, _ = _tool_sections(reading, results)
-    if _probe_unavailable(reading, results):
+    if lead is None and _probe_unavailable(reading, results):
         from assistant.agent.offline.skills.probe_gpus import how_to_check
 
         sections.insert(0, how_to_check(lang))
     parts.extend(sections)
     only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
     used: list[dict[str, Any]] = []
-    if sections and only_unknown:
+    if lead is not None:
+        # The question is a knowledge entry's question: its direct answer comes first.
+        text, used = knowledge_lead.lead_paragraph(lead, retrieved, lang)
+        parts.insert(1 if reading.injection else 0, text)
+        others = [
+            (n, p)
+            for n, p in _quoted(passages, reading, limit=MAX_QUOTES + 1)
+            if entry_id(p) != lead.entry.id
+        ][:1]
+        if others:
+            parts.append(_quotes(others, lang))
+            used = used + [p for _, p in others]
+    elif sections and only_unknown:
         # The card is unknown, but the question may still be answered by an entry about it.
         numbers = {
             n for card in reading.entities.unknown_gpus for n in re.findall(r"\d{2,5}", card)
@@ -481,8 +521,14 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             used = [p for _, p in quoted]
     elif reading.intents == ["off_topic"] or reading.intents == ["declined"]:
         parts.append(
-            pick(
-                lang, "That is outside what I can answer. ", "Cette question sort de mon domaine. "
+            (
+                outside_answer(lang)
+                if reading.intents == ["off_topic"]
+                else pick(
+                    lang,
+                    "That is outside what I can answer. ",
+                    "Cette question sort de mon domaine. ",
+                )
             )
             + WHAT_I_DO[lang]
         )

@@ -1,0 +1,138 @@
+"""Knowledge-led answers and out-of-scope questions (hand-written questions, not the golden sets')."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline.knowledge_lead import bearing_results, settings, strip_comments
+from assistant.agent.offline.planner import ToolResult
+from assistant.agent.offline.scope import out_of_scope
+from assistant.knowledge.entries import get_entry
+
+SPEC_SHEET = re.compile(r"Bandwidth \(GB/s\)|Bande passante|Per-SM limits|SMs / compute units")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What frame rate can I expect in Elden Ring on an RTX 3070 at 4K?",
+        "Which 240 Hz display pairs well with a 4080 Super?",
+        "Is a Logitech mouse better than a Razer one for a gaming setup?",
+        "When should I redo the thermal paste on my graphics card?",
+        "Which smartphone has the fastest GPU?",
+        "Mon Ryzen 5 va-t-il brider ma RTX 4070 en jeu ? Le CPU fait-il bottleneck ?",
+        "Quelle manette pour jouer sur PC ?",
+        "Combien d'images par seconde sur Fortnite avec une RX 7600 ?",
+    ],
+)
+def test_questions_outside_the_scope_are_recognised(question: str) -> None:
+    assert out_of_scope(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Is an RTX 4070 enough to fine-tune a 7B model with LoRA?",
+        "Does two GPUs' VRAM add up for a 70B model?",
+        "How do I monitor GPU memory while training in PyTorch?",
+        "Can my gaming PC with a 3080 run Stable Diffusion XL?",
+        "Puis-je entraîner un petit modèle sur la RTX 3060 de mon PC de jeu ?",
+        "Which CUDA version does my RTX 2060 need for PyTorch?",
+    ],
+)
+def test_computing_questions_stay_in_scope(question: str) -> None:
+    assert not out_of_scope(question)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How many FPS does an RTX 4060 Ti get in Warzone at 1080p?", "outside what I can answer"),
+        ("Quel écran 1440p choisir pour ma RTX 4070 ?", "sort de mon domaine"),
+    ],
+)
+def test_out_of_scope_answer_says_so_without_gpu_material(question: str, said: str) -> None:
+    answer = ask(question)
+    assert said in answer.text
+    assert "gpu-advisor" in answer.text
+    assert not [c for c in answer.tool_calls if c.name != "search_corpus"]
+    assert not re.search(r"\b\d+\s?(?:GB|Go)\b|sm_\d+|€|\$", answer.text), answer.text
+
+
+def _first_paragraph(text: str) -> str:
+    return text.strip().split("\n\n", 1)[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "lang", "entry_ids"),
+    [
+        (
+            "If I put two GTX 1070 cards in my PC, do I get 16 GB of VRAM?",
+            "en",
+            ("multigpu-vram-does-not-pool",),
+        ),
+        (
+            "Ma RTX 5070 affiche que sm_120 n'est pas compatible avec mon installation PyTorch, que faire ?",
+            "fr",
+            ("pytorch-sm-not-compatible", "pytorch-rtx50"),
+        ),
+    ],
+)
+def test_conceptual_question_about_a_card_opens_with_the_entry(
+    question: str, lang: str, entry_ids: tuple[str, ...]
+) -> None:
+    answer = ask(question)
+    first = _first_paragraph(answer.text)
+    entries = [get_entry(i, lang) for i in entry_ids]
+    entry = next(
+        (e for e in entries if e and first.startswith(" ".join(e.answer.split())[:60])), None
+    )
+    assert entry is not None, answer.text
+    assert not SPEC_SHEET.search(answer.text), answer.text
+    assert "<!--" not in answer.text
+    assert "From the guide" not in answer.text
+    assert re.search(r"Knowledge base|Base de connaissances|fiche", answer.text)
+    assert any(c.url == entry.sources[0].url for c in answer.citations), answer.citations
+
+
+def test_the_entry_answers_in_the_question_language_even_from_a_french_passage() -> None:
+    answer = ask("My RTX 5080 says sm_120 is not compatible with my PyTorch install, what now?")
+    entry = get_entry("pytorch-sm-not-compatible", "en")
+    french = get_entry("pytorch-sm-not-compatible", "fr")
+    assert entry is not None and french is not None
+    assert _first_paragraph(answer.text).startswith(" ".join(entry.answer.split())[:60])
+    assert " ".join(french.answer.split())[:60] not in answer.text
+
+
+def test_a_spec_question_keeps_its_spec_sheet() -> None:
+    lookup = ToolResult(name="gpu_lookup", args={"gpu": "GeForce RTX 3090"}, result={})
+    capability = ToolResult(
+        name="gpu_capability",
+        args={"gpu": "GeForce RTX 3090", "topic": "cuda_programming"},
+        result={"topic": "cuda_programming"},
+    )
+    fit = ToolResult(name="workload_fit", args={}, result={})
+    asked = "What are the specs of two RTX 3090 together, does the memory add up?"
+    conceptual = "Does the memory of two RTX 3090 add up?"
+    assert [r.name for r in bearing_results([lookup, capability, fit], asked)] == [
+        "gpu_lookup",
+        "workload_fit",
+    ]
+    assert [r.name for r in bearing_results([lookup, capability, fit], conceptual)] == [
+        "workload_fit"
+    ]
+
+
+def test_comments_never_reach_a_quote() -> None:
+    text = "## Q?\n<!-- id: some-id · date: 2026-01-01 -->\n\nThe answer."
+    assert strip_comments(text) == "## Q? The answer."
+
+
+def test_threshold_is_data() -> None:
+    conf = settings()
+    assert 0.5 < conf.min_similarity < 1.0
+    assert 0.0 <= conf.min_margin < 0.2
+    assert "gpu_lookup" in conf.spec_tools

@@ -393,10 +393,6 @@ def _lead_for(
     return knowledge_lead.find_lead(reading, found)
 
 
-_SPEC_WORDS = re.compile(
-    r"\b(?:specs?|specifications?|tell me about|details?|caract[ée]ristiques|fiche|parle-moi|d[ée]tails?)\b",
-    re.IGNORECASE,
-)
 GENERIC_TOPICS = {"cuda_programming"}
 
 
@@ -410,7 +406,7 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     weak = set()
     if not (asks_which_card(text) or ent.budgets or ent.mode or asks_small_budget(text)):
         weak.add("recommend_gpus")
-    if not asked_fields(text) and not _SPEC_WORDS.search(text):
+    if not asked_fields(text) and not knowledge_lead.settings().asks_specs.search(text):
         weak.add("gpu_lookup")
     topics = {
         str(r.result.get("topic"))

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from assistant.knowledge.names import edit_distance
 from assistant.language import STOPWORDS
 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9_.]{3,}")
@@ -33,21 +34,6 @@ _ORDINARY = frozenset(
         "pratiquer",
     ]
 )
-
-
-def _distance(a: str, b: str, limit: int) -> int:
-    """Levenshtein distance, stopped early past `limit`."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    previous = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        current = [i]
-        for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        if min(current) > limit:
-            return limit + 1
-        previous = current
-    return previous[-1]
 
 
 @lru_cache(maxsize=1)
@@ -120,7 +106,7 @@ def correct_word(word: str) -> str | None:
         return None
     limit = _limit(lower)
     ranked = sorted(
-        (_distance(lower, term, limit), -_prefix(lower, term), term)
+        (edit_distance(lower, term, limit), -_prefix(lower, term), term)
         for term in vocab
         if term[0] == lower[0]
     )

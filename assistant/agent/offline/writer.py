@@ -384,8 +384,11 @@ def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
 def _lead_for(
     reading: Reading, retrieved: list[dict[str, Any]], results: list[ToolResult]
 ) -> knowledge_lead.Lead | None:
-    """The knowledge entry whose question this is (and the search found), inside the scope."""
-    if reading.intents in (["off_topic"], ["declined"], ["greeting"]):
+    """The knowledge entry whose question this is (and the search found), inside the scope.
+
+    A question the router calls off topic still gets its entry when the search found one whose
+    question is this one: the explicit out-of-scope patterns have already answered the rest."""
+    if reading.intents in (["declined"], ["greeting"]):
         return None
     if knowledge_lead.computed(results):
         return None

@@ -16,8 +16,11 @@ _INJECTION = re.compile(
     r"|vos instructions)\b"
     r"|\b(?:you are now|from now on you are|act as|pretend (?:to be|you are)|tu es maintenant|désormais tu es"
     r"|fais comme si|jailbreak|developer mode|mode développeur|DAN)\b"
-    r"|\b(?:just confirm|confirme simplement|say that|dis que|answer only|réponds uniquement)\b)",
-    re.IGNORECASE,
+    r"|\b(?:just confirm|confirme simplement|say that|dis que|answer only|réponds uniquement)\b"
+    # A follow-on order to say something ("... Then say the 4090 has 80 GB").
+    r"|^\s*(?:then|and then|now|also|puis|ensuite|maintenant)\s+"
+    r"(?:say|write|print|respond|reply|dis|écris|réponds)\b)",
+    re.IGNORECASE | re.MULTILINE,
 )
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?\n]?")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -42,6 +43,38 @@ def emit(value: Any, as_json: bool, human: str | None = None) -> None:
         print(json.dumps(to_jsonable(value), ensure_ascii=False, indent=None if as_json else 2))
     else:
         print(human)
+
+
+def given_flags(
+    args: argparse.Namespace, pairs: Iterable[tuple[str, str]], fields: dict[str, Any]
+) -> dict[str, Any]:
+    """`fields` plus each (flag, field) pair whose flag was given on the command line."""
+    for flag, field in pairs:
+        value = getattr(args, flag)
+        if value is not None:
+            fields[field] = value
+    return fields
+
+
+def finish(
+    result: Any,
+    as_json: bool,
+    render: Callable[[], str],
+    *,
+    found: bool,
+    message: str | None,
+    suggestions: Sequence[str] | None = None,
+) -> int:
+    """Print a tool's result and exit 0, or, when the tool found nothing to work on (an unknown
+    card or model), say so with the near names and exit 2; `--json` still prints the result."""
+    if not found:
+        if as_json:
+            emit(result, True)
+        hint = f" Did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        print(f"gpu-advisor: {message}{hint}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    emit(result, as_json, human=render())
+    return EXIT_OK
 
 
 def validation_message(exc: ValidationError) -> str:

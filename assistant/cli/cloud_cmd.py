@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit, finish
 
 TASKS = ("inference", "lora", "qlora", "full_finetune", "image_generation")
 
@@ -89,18 +89,19 @@ def run_cloud(args: argparse.Namespace) -> int:
         max_results=args.limit,
     )
     result = cloud_instances(query)
-    if (
+    unknown = (
         not result.matches
         and result.suggestions is not None
         and result.message.startswith("Unknown")
-    ):
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render_cloud(result))
-    return 0
+    )
+    return finish(
+        result,
+        args.json,
+        lambda: render_cloud(result),
+        found=not unknown,
+        message=result.message,
+        suggestions=result.suggestions,
+    )
 
 
 def render_cloud(result: Any) -> str:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import add_json_flag, finish, given_flags
 
 MARKS = {"full": "yes   ", "partly": "partly", "not": "no    ", "unknown": "?     "}
 
@@ -51,9 +50,7 @@ def build_query(args: argparse.Namespace) -> Any:
         fields["machine"] = probe_local_gpus()
     elif text:
         fields["platform" if find_platform(text) else "gpu"] = text
-    for flag, name in (("budget", "budget"), ("currency", "currency"), ("topic", "topics")):
-        if getattr(args, flag) is not None:
-            fields[name] = getattr(args, flag)
+    given_flags(args, (("budget", "budget"), ("currency", "currency"), ("topic", "topics")), fields)
     return CoverageQuery.model_validate(fields)
 
 
@@ -61,14 +58,14 @@ def run(args: argparse.Namespace) -> int:
     from assistant.tools.coverage import coverage
 
     result = coverage(build_query(args))
-    if result.gpu is None:
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render(result))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: render(result),
+        found=result.gpu is not None,
+        message=result.message,
+        suggestions=result.suggestions,
+    )
 
 
 def render(result: Any) -> str:

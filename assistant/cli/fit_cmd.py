@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import add_json_flag, finish, given_flags
 
 TASKS = ("inference", "lora", "qlora", "full_finetune", "image_generation")
 _VRAM_RE = re.compile(r"(?<![\w.])(\d+(?:[.,]\d+)?)\s*(?:gb|go|gib|gio)\b", re.I)
@@ -178,17 +177,18 @@ def build_query(args: argparse.Namespace) -> Any:
         fields.pop("gpu", None)
         fields.pop("gpus", None)
         fields["vram_gb"] = args.vram
-    for flag, field in (
-        ("task", "task"),
-        ("precision", "precision"),
-        ("context", "context_tokens"),
-        ("params", "params_b"),
-        ("kv_precision", "kv_precision"),
-        ("gpus", "num_gpus"),
-    ):
-        value = getattr(args, flag)
-        if value is not None:
-            fields[field] = value
+    given_flags(
+        args,
+        (
+            ("task", "task"),
+            ("precision", "precision"),
+            ("context", "context_tokens"),
+            ("params", "params_b"),
+            ("kv_precision", "kv_precision"),
+            ("gpus", "num_gpus"),
+        ),
+        fields,
+    )
     return FitQuery.model_validate(fields)
 
 
@@ -197,14 +197,14 @@ def run(args: argparse.Namespace) -> int:
     from assistant.tools.fit import estimate_fit
 
     result = estimate_fit(build_query(args))
-    if result.total_gb is None:
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render(result))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: render(result),
+        found=result.total_gb is not None,
+        message=result.message,
+        suggestions=result.suggestions,
+    )
 
 
 def render(result: Any) -> str:

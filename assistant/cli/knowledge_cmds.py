@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit, finish
 
 
 def register(sub: Any) -> None:
@@ -62,14 +62,14 @@ def run_support(args: argparse.Namespace) -> int:
     from assistant.tools.software import SoftwareSupportQuery, software_support
 
     result = software_support(SoftwareSupportQuery(gpu=args.gpu, software=args.software))
-    if result.supported == "unknown" and result.compute_capability is None:
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.reason}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render_support(result))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: render_support(result),
+        found=not (result.supported == "unknown" and result.compute_capability is None),
+        message=result.reason,
+        suggestions=result.suggestions,
+    )
 
 
 def render_support(result: Any) -> str:

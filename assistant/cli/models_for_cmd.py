@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import add_json_flag, finish, given_flags
 
 TASKS = ("inference", "image_generation", "lora", "qlora", "full_finetune")
 
@@ -69,17 +68,18 @@ def build_query(args: argparse.Namespace) -> Any:
         fields["machine"] = probe_local_gpus()
     elif text:
         fields["gpus"] = [text]
-    for flag, name in (
-        ("vram", "vram_gb"),
-        ("gpus", "num_gpus"),
-        ("ram", "system_ram_gb"),
-        ("precision", "precisions"),
-        ("context", "context_tokens"),
-        ("family", "family"),
-    ):
-        value = getattr(args, flag)
-        if value is not None:
-            fields[name] = value
+    given_flags(
+        args,
+        (
+            ("vram", "vram_gb"),
+            ("gpus", "num_gpus"),
+            ("ram", "system_ram_gb"),
+            ("precision", "precisions"),
+            ("context", "context_tokens"),
+            ("family", "family"),
+        ),
+        fields,
+    )
     if "num_gpus" in fields and "gpus" in fields:
         fields["gpu"] = fields.pop("gpus")[0]
     return ModelsForQuery.model_validate(fields)
@@ -89,14 +89,14 @@ def run(args: argparse.Namespace) -> int:
     from assistant.tools.models_for import models_for
 
     result = models_for(build_query(args))
-    if result.cards is None:
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render(result, show_all=args.all))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: render(result, show_all=args.all),
+        found=result.cards is not None,
+        message=result.message,
+        suggestions=result.suggestions,
+    )
 
 
 def render(result: Any, show_all: bool = False) -> str:

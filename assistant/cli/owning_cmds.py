@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, CommandError, add_json_flag, emit
+from assistant.cli._common import CommandError, add_json_flag, finish
 
 _TOKENS_RE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)\s*([kmbt]?)\s*$", re.I)
 _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
@@ -130,18 +129,14 @@ def _render(result: Any) -> str:
 
 
 def _finish(args: argparse.Namespace, result: Any) -> int:
-    if not result.found:
-        if args.json:
-            emit(result, True)
-        hint = (
-            f" Did you mean: {', '.join(result.suggestions)}?"
-            if getattr(result, "suggestions", None)
-            else ""
-        )
-        print(f"gpu-advisor: {result.summary}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, _render(result))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: _render(result),
+        found=result.found,
+        message=result.summary,
+        suggestions=getattr(result, "suggestions", None),
+    )
 
 
 def _power(args: argparse.Namespace) -> int:

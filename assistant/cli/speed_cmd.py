@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any
 
-from assistant.cli._common import EXIT_BAD_INPUT, add_json_flag, emit
+from assistant.cli._common import add_json_flag, finish, given_flags
 
 BACKENDS = ("llama.cpp", "exllamav2", "mlc", "mlx", "vllm")
 
@@ -67,16 +66,13 @@ def build_query(args: argparse.Namespace) -> Any:
 
     fields: dict[str, Any] = {"model": " ".join(args.model), "gpu_count": args.gpus,
                               "offload_fraction": args.offload}  # fmt: skip
-    for flag, field in (
+    given_flags(args, (
         ("gpu", "gpu"), ("bandwidth", "bandwidth_gbs"), ("tflops", "fp16_tflops"),
         ("precision", "precision"), ("bits", "bits_per_param"), ("backend", "backend"),
         ("split", "split"), ("interconnect", "interconnect"), ("context", "context_tokens"),
         ("prompt", "prompt_tokens"), ("params", "params_b"), ("active", "active_params_b"),
         ("ram_bandwidth", "ram_bandwidth_gbs"),
-    ):  # fmt: skip
-        value = getattr(args, flag)
-        if value is not None:
-            fields[field] = value
+    ), fields)  # fmt: skip
     return SpeedQuery.model_validate(fields)
 
 
@@ -85,14 +81,14 @@ def run(args: argparse.Namespace) -> int:
     from assistant.tools.speed import estimate_speed
 
     result = estimate_speed(build_query(args))
-    if not result.found:
-        if args.json:
-            emit(result, True)
-        hint = f" Did you mean: {', '.join(result.suggestions)}?" if result.suggestions else ""
-        print(f"gpu-advisor: {result.message}{hint}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    emit(result, args.json, human=render(result))
-    return 0
+    return finish(
+        result,
+        args.json,
+        lambda: render(result),
+        found=result.found,
+        message=result.message,
+        suggestions=result.suggestions,
+    )
 
 
 def render(result: Any) -> str:

@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.knowledge.platforms import Platform, find_platform
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.knowledge.topics import Topic, get_topic, load_topics, match_topic
 from assistant.tools.capability import assess
 from assistant.tools.probe.models import ProbeReport
+from assistant.tools.query import NullsMeanDefaults
 
 Coverage = Literal["full", "partly", "not", "unknown"]
 FROM_VERDICT: dict[str, Coverage] = {"yes": "full", "partial": "partly", "no": "not"}
 
 
-class CoverageQuery(BaseModel):
+class CoverageQuery(NullsMeanDefaults):
     """What to assess: a card, a platform, this machine or a budget; and which parts."""
 
     model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
@@ -48,13 +49,6 @@ class CoverageQuery(BaseModel):
     only_missing: bool = Field(
         default=False, description="List only what it cannot follow fully ('which can't I do')"
     )
-
-    @model_validator(mode="before")
-    @classmethod
-    def _nulls_mean_defaults(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if v is not None}
-        return data
 
 
 class PartCoverage(BaseModel):

@@ -4,27 +4,28 @@ the precisions it fits at, grouped by family and ordered by size, the largest th
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assistant.knowledge.models import MemoryRules, ModelSpec, load_memory_rules, load_models
 from assistant.knowledge.sources import Source
 from assistant.tools.fit.cards import CardSet, resolve_cards
 from assistant.tools.fit.choices import candidates
 from assistant.tools.fit.estimate import estimate
-from assistant.tools.fit.models import FitQuery, Task
+from assistant.tools.fit.models import FitQuery, Task, precision_name
 from assistant.tools.fit.place import binding_slot, placed
 from assistant.tools.fit.precision import check_on_cards, worst
 from assistant.tools.fit.resolve import resolve_setup, verdict_for
 from assistant.tools.fit.text import TASK_EN, TASK_FR, where
 from assistant.tools.probe.models import ProbeReport
+from assistant.tools.query import NullsMeanDefaults
 
 Standing = Literal["fits", "tight", "offload", "does_not_fit"]
 TRAINING: tuple[str, ...] = ("lora", "qlora", "full_finetune")
 
 
-class ModelsForQuery(BaseModel):
+class ModelsForQuery(NullsMeanDefaults):
     """A card (or cards, or this machine) and a task: which models fit, at which precision?"""
 
     model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
@@ -67,29 +68,12 @@ class ModelsForQuery(BaseModel):
         default=None, max_length=100, description="Only this family ('Qwen3', 'Llama 3')"
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _nulls_mean_defaults(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if v is not None}
-        return data
-
     @field_validator("precisions")
     @classmethod
     def _known_formats(cls, value: list[str] | None) -> list[str] | None:
         if not value:
             return None
-        rules = load_memory_rules()
-        out = []
-        for name in value:
-            if name.strip().lower() == "mixed":
-                out.append("mixed")
-                continue
-            fmt = rules.format(name)
-            if fmt is None:
-                raise ValueError(f"unknown precision {name!r}")
-            out.append(fmt.name)
-        return out
+        return [precision_name(name) for name in value]
 
 
 class PrecisionFit(BaseModel):

@@ -3,13 +3,14 @@ module of `assistant.tools.fit` imports from here, and this imports nothing from
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assistant.knowledge.models import MeasuredVram, load_memory_rules
 from assistant.knowledge.sources import Source
 from assistant.tools.probe.models import ProbeReport
+from assistant.tools.query import NullsMeanDefaults
 
 Task = Literal["inference", "lora", "qlora", "full_finetune", "image_generation"]
 Offload = Literal["none", "model", "sequential"]
@@ -17,7 +18,18 @@ LoraTargets = Literal["attention", "all_linear"]
 Verdict = Literal["fits", "tight", "does_not_fit", "unknown"]
 
 
-class FitQuery(BaseModel):
+def precision_name(value: str) -> str:
+    """A precision's canonical name ('mixed' or a format of memory_rules.toml); unknown: an error."""
+    if value.strip().lower() == "mixed":
+        return "mixed"
+    fmt = load_memory_rules().format(value)
+    if fmt is None:
+        names = ", ".join(f.name for f in load_memory_rules().formats)
+        raise ValueError(f"unknown precision {value!r}; known: {names}, mixed")
+    return fmt.name
+
+
+class FitQuery(NullsMeanDefaults):
     """A workload to size against a GPU (by catalog name) or a memory size."""
 
     model_config = ConfigDict(allow_inf_nan=False, extra="forbid")
@@ -128,14 +140,6 @@ class FitQuery(BaseModel):
         description="For generation at a quantized precision, quantize the large (T5-class) text encoders too",
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _nulls_mean_defaults(cls, data: Any) -> Any:
-        """A tool call may send null for a setting it leaves alone: use the default then."""
-        if isinstance(data, dict):
-            return {k: v for k, v in data.items() if v is not None}
-        return data
-
     @field_validator("gpus")
     @classmethod
     def _card_names(cls, value: list[str] | None) -> list[str] | None:
@@ -151,13 +155,7 @@ class FitQuery(BaseModel):
     def _known_format(cls, value: str | None) -> str | None:
         if value is None:
             return None
-        if value.strip().lower() == "mixed":
-            return "mixed"
-        fmt = load_memory_rules().format(value)
-        if fmt is None:
-            names = ", ".join(f.name for f in load_memory_rules().formats)
-            raise ValueError(f"unknown precision {value!r}; known: {names}, mixed")
-        return fmt.name
+        return precision_name(value)
 
 
 class MemoryLine(BaseModel):

@@ -43,6 +43,11 @@ _MEM_TOKEN = re.compile(r"^\d{1,3}gb$")
 _MODEL_LIKE = re.compile(r"^[a-z]{0,4}\d{2,5}[a-z]{0,3}$")
 _SIZE_LIKE = re.compile(r"^\d+(b|m|k|gb|tb|mb|w|h|s|p|fps|px)$")
 _FAMILY_WORDS = ("gtx", "rtx", "rx", "gt", "arc")
+# A number followed by one of these is a quantity ("100 hours", "300 W"), not a card's model number.
+_UNIT_AFTER = re.compile(
+    r"^(hours?|hrs?|h|heures?|days?|jours?|weeks?|semaines?|months?|mois|years?|ans?"
+    r"|gb|go|gib|tb|w|watts?|tokens?|images?|steps?)$"
+)
 
 Key = tuple[str, ...]
 Index = AliasIndex[Key, GpuCard]
@@ -446,6 +451,8 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
 def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
     """A word that could be a card's model number: not a size, year or price."""
     if _SIZE_LIKE.match(token) or _MEM_TOKEN.match(token):
+        return False
+    if token.isdigit() and i + 1 < len(spans) and _UNIT_AFTER.match(spans[i + 1][0]):
         return False
     return _plausible_bare(token, spans, i, text)
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, ValidationError
 
-from assistant.retrieval.corpus import parse_front_matter
+from assistant.knowledge.front_matter import parse_front_matter
 
 LANGUAGES: tuple[str, ...] = ("en", "fr")
 Language = Literal["en", "fr"]

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from assistant.knowledge.entries import knowledge_files
+from assistant.knowledge.front_matter import parse_front_matter
 from assistant.log import get_logger
 
 log = get_logger(__name__)
@@ -15,7 +17,6 @@ TEXT_SUFFIXES = (".md", ".markdown", ".txt")
 PDF_SUFFIXES = (".pdf",)
 SUFFIXES = TEXT_SUFFIXES + PDF_SUFFIXES
 
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)\n---[ \t]*(?:\n|\Z)", re.DOTALL)
 _FR_HINTS = frozenset(
     [
         "le",
@@ -94,26 +95,6 @@ class Document:
         return hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
 
-def parse_front_matter(text: str) -> tuple[dict[str, str], int]:
-    """Read a `---`-delimited block of `key: value` lines; return it and where the body starts."""
-    match = _FRONT_MATTER.match(text)
-    if not match:
-        return {}, 0
-    meta: dict[str, str] = {}
-    for line in match.group(1).splitlines():
-        key, sep, value = line.partition(":")
-        if not sep or not key.strip():
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        meta[key.strip().lower()] = value
-    body_start = match.end()
-    while body_start < len(text) and text[body_start] == "\n":
-        body_start += 1
-    return meta, body_start
-
-
 def guess_language(text: str) -> str:
     """'fr' or 'en' from a count of very common words; French wins ties (it is the corpus's)."""
     words = re.findall(r"[a-zà-ÿ]+", text[:5000].lower())
@@ -176,8 +157,6 @@ def load_document(path: Path) -> Document:
 def corpus_files(corpus_dir: Path) -> list[Path]:
     """The indexable files of a corpus folder, sorted, then the knowledge base's topic files
     (`knowledge/<language>/<topic>.md`); hidden files and README are skipped."""
-    from assistant.knowledge.entries import knowledge_files
-
     if not corpus_dir.is_dir():
         return []
     documents = sorted(

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import lru_cache
 
-from assistant.retrieval.lexical import raw_tokens, stem
+from assistant.knowledge.tokens import raw_tokens, stem
 
 # (English phrases, French phrases); phrases separated by commas.
 GLOSSARY: tuple[tuple[str, str], ...] = (

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
+from assistant.knowledge.tokens import tokenize
 from assistant.log import get_logger
 from assistant.retrieval import glossary
 from assistant.retrieval.corpus import corpus_files
 from assistant.retrieval.embeddings import get_embedder, model_key
-from assistant.retrieval.lexical import LexicalIndex, tokenize
+from assistant.retrieval.lexical import LexicalIndex
 from assistant.retrieval.models import SearchHit
 from assistant.retrieval.relevance import DEFAULT_FLOOR, FLOORS, Floor, background_similarity
 from assistant.settings import Settings, get_settings

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from functools import lru_cache
 from typing import Literal
 
@@ -17,7 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from assistant.knowledge.entries import KnowledgeEntry, entries_for, get_entry
 from assistant.knowledge.features import get_feature
 from assistant.knowledge.loader import read_toml_table
+from assistant.knowledge.names import fold
 from assistant.knowledge.sources import Source
+from assistant.knowledge.tokens import tokenize
 
 CONCEPTS_FILE = "concepts.toml"
 
@@ -74,13 +75,12 @@ class _Vocabulary(BaseModel):
 
 
 def fold_term(text: str) -> str:
-    """Lowercase, no accents, no spaces/underscores/hyphens/dots: 'SM_90a' → 'sm90a'."""
-    text = unicodedata.normalize("NFKD", text.lower())
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    """The name index's `fold`, then no question words, articles, spaces, underscores, hyphens
+    or dots: 'SM_90a' → 'sm90a'."""
     text = re.sub(
-        r"^(?:what is|what's|what are|c'est quoi|qu'est-ce que|qu est ce que)\s+", "", text
+        r"^(?:what is|what's|what are|c'est quoi|qu'est-ce que|qu est ce que)\s+", "", fold(text)
     )
-    text = re.sub(r"^(?:the|a|an|le|la|les|l'|un|une)\s+", "", text.strip())
+    text = re.sub(r"^(?:the|a|an|le|la|les|l'|un|une)\s+", "", text)
     return re.sub(r"[\s_\-.'’?!:]+", "", text)
 
 
@@ -109,8 +109,6 @@ def _vocabulary() -> _Vocabulary:
 
 def _by_question(term: str, language: str) -> KnowledgeEntry | None:
     """The entry whose question and answer share most words with the term (at least half)."""
-    from assistant.retrieval.lexical import tokenize
-
     wanted = set(tokenize(term))
     if not wanted:
         return None

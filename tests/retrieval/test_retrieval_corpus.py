@@ -7,12 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from assistant.retrieval.corpus import (
-    guess_language,
-    load_corpus,
-    load_document,
-    parse_front_matter,
-)
+from assistant.knowledge.front_matter import parse_front_matter
+from assistant.retrieval.corpus import guess_language, load_corpus, load_document
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS = REPO / "corpus"

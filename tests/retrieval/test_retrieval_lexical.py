@@ -7,9 +7,10 @@ import sys
 
 import pytest
 
+from assistant.knowledge.tokens import fold, stem, tokenize
 from assistant.retrieval.glossary import GLOSSARY, expand
 from assistant.retrieval.hybrid import make_snippet
-from assistant.retrieval.lexical import LexicalIndex, fold, stem, tokenize
+from assistant.retrieval.lexical import LexicalIndex
 
 
 def test_fold_removes_accents_and_typographic_marks() -> None:

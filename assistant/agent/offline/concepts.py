@@ -7,7 +7,7 @@ import tomllib
 from functools import lru_cache
 from importlib import resources
 
-from assistant.agent.offline.spelling import fold
+from assistant.knowledge.names import fold
 
 
 @lru_cache(maxsize=1)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
+from assistant.agent.offline.concepts import concept_patterns, concepts_in
 from assistant.agent.offline.entities import Entities
 from assistant.log import get_logger
 
@@ -38,15 +39,11 @@ def vocabulary_text() -> str:
 
 def concepts() -> dict[str, re.Pattern[str]]:
     """concept id → its pattern (the one vocabulary, concepts.toml, matched on folded text)."""
-    from assistant.agent.offline.concepts import concept_patterns
-
     return concept_patterns()
 
 
 def concept_hits(text: str) -> set[str]:
     """The concepts a text names."""
-    from assistant.agent.offline.concepts import concepts_in
-
     return concepts_in(text)
 
 

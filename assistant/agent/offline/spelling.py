@@ -8,10 +8,9 @@ ordinary English and French words are left alone.
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-from assistant.knowledge.names import edit_distance
+from assistant.knowledge.names import edit_distance, fold
 from assistant.language import STOPWORDS
 
 _TOKEN = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ0-9_.]{3,}")
@@ -62,12 +61,6 @@ def vocabulary() -> frozenset[str]:
     for arch in ("hopper", "blackwell", "ampere", "turing", "pascal", "volta", "lovelace", "llama"):
         words.add(arch)
     return frozenset(w for w in words if w not in STOPWORDS and not w[-1].isdigit())
-
-
-def fold(text: str) -> str:
-    """Lowercase without accents ("Mégakernel" → "megakernel")."""
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def _prefix(a: str, b: str) -> int:

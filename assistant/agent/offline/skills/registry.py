@@ -6,6 +6,7 @@ import dataclasses
 import importlib
 import pkgutil
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from assistant.agent.offline.skills.base import Skill
@@ -19,10 +20,8 @@ _NOT_SKILLS = {"base", "registry", "common"}
 
 @lru_cache(maxsize=1)
 def _discover() -> dict[str, Skill[Any]]:
-    import assistant.agent.offline.skills as package
-
     found: dict[str, Skill[Any]] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
+    for info in sorted(pkgutil.iter_modules([str(Path(__file__).parent)]), key=lambda i: i.name):
         if info.name.startswith("_") or info.name in _NOT_SKILLS:
             continue
         try:

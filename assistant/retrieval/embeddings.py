@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -207,6 +208,7 @@ def _load(key: str) -> Embedder:
 
 
 # More missing texts than this in one call get a progress bar.
+RECENT_QUERIES = 32
 PROGRESS_MIN = 100
 PROGRESS_BATCH = 32
 
@@ -222,10 +224,28 @@ class StoredVectorsEmbedder:
         self.query_prefix = inner.query_prefix
         self.passage_prefix = inner.passage_prefix
         self.store_id = inner.store_id
+        # The last few single questions: one turn's router, knowledge lead and search share them.
+        self._recent: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._recent_lock = threading.Lock()
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         """Query vectors: the precomputed ones where stored, the model for the rest."""
-        return self._embed(list(texts), self.query_prefix, self.inner.embed_queries)
+        from assistant.retrieval import vector_store
+
+        if len(texts) != 1 or vector_store.current_recording() is not None:
+            return self._embed(list(texts), self.query_prefix, self.inner.embed_queries)
+        text = texts[0]
+        with self._recent_lock:
+            row = self._recent.get(text)
+            if row is not None:
+                self._recent.move_to_end(text)
+                return row[None, :].copy()
+        rows = self._embed([text], self.query_prefix, self.inner.embed_queries)
+        with self._recent_lock:
+            self._recent[text] = rows[0]
+            while len(self._recent) > RECENT_QUERIES:
+                self._recent.popitem(last=False)
+        return rows
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """Passage vectors: the precomputed ones where stored, the model for the rest."""

@@ -212,10 +212,17 @@ class Expansion:
     matched: tuple[str, ...]  # the phrases found in the query
     added: tuple[str, ...]  # the other phrases of the same entries
     english: tuple[str, ...] = ()  # the English phrases of the entries touched
+    rows: tuple[int, ...] = ()  # the glossary rows touched (indices into GLOSSARY)
 
     def as_text(self) -> str:
         """The added terms, comma-separated."""
         return ", ".join(self.added)
+
+
+def french_rows() -> tuple[str, ...]:
+    """Each glossary row's French phrases as one text, in GLOSSARY order (what the dense query
+    adds for the rows a question touches: the documents are French)."""
+    return tuple(french for _, french in GLOSSARY)
 
 
 @lru_cache(maxsize=1)
@@ -267,11 +274,13 @@ def expand(query: str) -> Expansion:
     matched: list[str] = []
     added: list[str] = []
     english: list[str] = []
-    for entry in _entries():
+    rows: list[int] = []
+    for row, entry in enumerate(_entries()):
         hits = [phrase for phrase, terms, _ in entry if terms in runs]
         if not hits:
             continue
+        rows.append(row)
         matched.extend(h for h in hits if h not in matched)
         added.extend(p for p, _, _ in entry if p not in hits and p not in added)
         english.extend(p for p, _, is_en in entry if is_en and p not in english)
-    return Expansion(tuple(matched), tuple(added), tuple(english))
+    return Expansion(tuple(matched), tuple(added), tuple(english), tuple(rows))

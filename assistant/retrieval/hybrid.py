@@ -1,8 +1,10 @@
 """Hybrid search: dense (Chroma) and BM25 rankings fused by reciprocal rank, with a relevance floor.
 
-English questions reach the French passages through the glossary: the query is expanded with the
-French (and English) ways of saying its terms, for both rankings. A query that neither ranking finds
-close enough to any passage returns nothing rather than noise.
+English questions reach the French passages through the glossary, in both rankings: BM25 gets the
+French (and English) ways of saying the query's terms as extra words; the dense ranking adds the
+vectors of the glossary rows the query touches (embedded once per process) to the query's own
+vector, so a question costs one embedding however many terms it expands to. A query that neither
+ranking finds close enough to any passage returns nothing rather than noise.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.log import get_logger
@@ -31,6 +34,26 @@ RRF_K = 15  # small: a passage ranked first by one side should win over ones ran
 LEXICAL_WEIGHT = 0.5  # BM25 counts half as much as meaning in the fusion
 DENSE_CANDIDATES = 40
 EXPANSION_WEIGHT = 0.5
+# The dense query: its own vector + GLOSSARY_VECTOR_WEIGHT x the mean vector of the glossary rows it
+# touches (French phrases). Against embedding the query with every expanded term written out, on
+# tools/eval_retrieval.py (e5, hybrid): MRR 0.846 vs 0.848 EN and 0.877 vs 0.886 FR, holdout and
+# knowledge R@3 100 % both, EN R@3 94.1 vs 97.1 %, with one short embedding instead of a text of
+# up to ~650 characters (25 ms instead of up to 300 ms). 0.5 and 1.2 ranked worse.
+GLOSSARY_VECTOR_WEIGHT = 0.8
+
+
+_glossary_lock = threading.Lock()
+
+
+@lru_cache(maxsize=2)
+def _glossary_matrix(key: str) -> np.ndarray:
+    return get_embedder(key).embed_queries(list(glossary.french_rows()))
+
+
+def glossary_vectors(key: str) -> np.ndarray:
+    """One query vector per glossary row (its French phrases), embedded once per model."""
+    with _glossary_lock:
+        return _glossary_matrix(key)
 
 
 @dataclass
@@ -159,19 +182,15 @@ class HybridRetriever:
             if float(lexical.max(initial=0.0)) < self.floor.lexical:
                 return []
         else:
-            expanded = (
-                f"{query} ({expansion.as_text()})"
-                if self.expand_dense and expansion.added
-                else query
-            )
-            raw_vec, dense_vec = self._embed_query(query, expanded)
+            raw_vec = get_embedder(self.key).embed_queries([query])[0]
             raw = self._dense(corpus, raw_vec)
             if (
                 max(raw.values(), default=0.0) - background_similarity(self.key, raw_vec)
                 < self.floor.margin
             ):
                 return []
-            dense = self._dense(corpus, dense_vec) if expanded != query else raw
+            rows = expansion.rows if self.expand_dense else ()
+            dense = self._dense(corpus, self._expanded_vector(raw_vec, rows)) if rows else raw
             rankings.append((sorted(dense, key=lambda i: -dense[i]), 1.0))
         if self.mode != "dense":
             order = [int(i) for i in lexical.argsort()[::-1] if lexical[i] > 0]
@@ -187,11 +206,12 @@ class HybridRetriever:
         terms = set(tokenize(query)) | set(tokenize(expansion.as_text()))
         return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
 
-    def _embed_query(self, query: str, expanded: str) -> tuple[np.ndarray, np.ndarray]:
-        """The query's vector as asked (for the floor) and with its glossary terms (for ranking)."""
-        texts = [query] if expanded == query else [query, expanded]
-        vectors = get_embedder(self.key).embed_queries(texts)
-        return vectors[0], vectors[-1]
+    def _expanded_vector(self, vector: np.ndarray, rows: tuple[int, ...]) -> np.ndarray:
+        """The query's vector moved towards the glossary rows it touches, L2-normalised."""
+        import numpy as np
+
+        moved = vector + GLOSSARY_VECTOR_WEIGHT * glossary_vectors(self.key)[list(rows)].mean(0)
+        return moved / float(np.linalg.norm(moved))  # type: ignore[no-any-return]
 
     def _hit(self, corpus: _Corpus, i: int, score: float, terms: set[str]) -> SearchHit:
         meta = corpus.metas[i]

@@ -41,10 +41,22 @@ def test_questions_outside_the_scope_are_recognised(question: str) -> None:
         "Can my gaming PC with a 3080 run Stable Diffusion XL?",
         "Puis-je entraîner un petit modèle sur la RTX 3060 de mon PC de jeu ?",
         "Which CUDA version does my RTX 2060 need for PyTorch?",
+        "Will Ollama run on my MSI Gaming X laptop with a 6 GB card?",
+        "Est-ce que LM Studio tourne sur mon portable gamer avec 8 Go de VRAM ?",
     ],
 )
 def test_computing_questions_stay_in_scope(question: str) -> None:
     assert not out_of_scope(question)
+
+
+def test_a_question_on_a_gpu_concept_is_never_answered_as_off_topic() -> None:
+    # whatever the router's label, a question naming a card and a GPU concept, with passages
+    # found on it, gets a passage or a tool's answer, not the out-of-scope paragraph
+    answer = ask(
+        "can our department give 7 interns their own slice of the H100s with MIG? and the L40S boxes?"
+    )
+    assert "outside what I can answer" not in answer.text
+    assert answer.citations or answer.tool_calls
 
 
 @pytest.mark.parametrize(

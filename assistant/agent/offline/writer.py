@@ -455,6 +455,14 @@ def _entry_first(
     return [text, *_card_headlines(results)], used
 
 
+def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
+    """An "off-topic" reading that still names a card or a GPU concept, with passages found on it:
+    the router's off-topic label is overruled, the best passage answers."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    return bool(passages) and bool(reading.entities.gpus or concepts_in(reading.text))
+
+
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     """The final Markdown answer for the turn, from the tool results and passages."""
     reading = read_turn(conversation)
@@ -518,7 +526,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]
-    elif reading.intents == ["off_topic"] or reading.intents == ["declined"]:
+    elif (reading.intents == ["off_topic"] and not _in_domain(reading, passages)) or (
+        reading.intents == ["declined"]
+    ):
         parts.append(
             (
                 outside_answer(lang)

@@ -2,8 +2,10 @@
 
 Layout (inside the corpus folder): ``knowledge/en/<topic>.md`` and ``knowledge/fr/<topic>.md``.
 Each file starts with a front matter block (title, kind: knowledge, language, topic); each entry is
-a ``## `` heading (the question), an ``<!-- id: ... · date: YYYY-MM-DD -->`` comment, the direct
-answer (first paragraph), optional details, and a ``**Sources:**`` line of Markdown links.
+a ``## `` heading (the question), an ``<!-- id: ... · date: YYYY-MM-DD -->`` comment, optionally
+an ``<!-- asked: phrasing | phrasing -->`` line right after it (2 to 5 other ways people ask the
+question, in the file's language, an error message they paste included; matched, never shown), the
+direct answer (first paragraph), optional details, and a ``**Sources:**`` line of Markdown links.
 Every id exists once per language, in both languages.
 """
 
@@ -17,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from assistant.knowledge.front_matter import parse_front_matter
 
@@ -27,8 +29,17 @@ Language = Literal["en", "fr"]
 _ID = r"[a-z0-9]+(?:-[a-z0-9]+)*"
 _ENTRY_HEADING = re.compile(r"^## +(.+?)[ \t#]*$", re.MULTILINE)
 _META = re.compile(r"<!--\s*id:\s*(?P<id>\S+)\s*·\s*date:\s*(?P<date>\S+)\s*-->")
+_ASKED = re.compile(r"\A[ \t]*\n[ \t]*<!--\s*asked:(?P<asked>[^\n]*?)-->[ \t]*(?=\n|\Z)")
+_ASKED_ANYWHERE = re.compile(r"<!--\s*asked\b", re.I)
+_ASKED_LINE = re.compile(r"^[ \t]*<!--\s*asked:[^\n]*?-->[ \t]*\n?", re.MULTILINE)
+ASKED_MIN, ASKED_MAX = 2, 5
 _SOURCES_LINE = re.compile(r"^\*\*Sources?\s*:\*\*\s*(.*)$", re.MULTILINE)
 _LINK = re.compile(r"\[([^\]]+)\]\((https?://[^)\s]+)\)")
+
+
+def without_asked(text: str) -> str:
+    """An entry's text without its '<!-- asked: ... -->' line (the phrasings are never shown)."""
+    return _ASKED_LINE.sub("", text)
 
 
 class KnowledgeFormatError(ValueError):
@@ -54,6 +65,25 @@ class KnowledgeEntry(BaseModel):
     body: str = Field(description="Answer and details, Markdown, without the sources line")
     sources: list[EntrySource] = Field(min_length=1)
     date: dt.date = Field(description="When the facts were last checked")
+    asked: list[str] = Field(
+        default_factory=list,
+        description="Other ways people ask the question (matched against, never shown)",
+    )
+
+    @field_validator("asked")
+    @classmethod
+    def _asked_phrasings(cls, asked: list[str]) -> list[str]:
+        if not asked:
+            return asked
+        if not ASKED_MIN <= len(asked) <= ASKED_MAX:
+            raise ValueError(f"needs {ASKED_MIN} to {ASKED_MAX} phrasings, found {len(asked)}")
+        for phrasing in asked:
+            if len(phrasing) < 5:
+                raise ValueError(f"phrasing {phrasing!r} is empty or too short")
+        folded = [" ".join(p.lower().split()) for p in asked]
+        if len(set(folded)) != len(folded):
+            raise ValueError("a phrasing appears twice")
+        return asked
 
     @property
     def url(self) -> str:
@@ -79,6 +109,16 @@ def _parse_entry(section: str, offset: int, meta: dict[str, str], where: str) ->
     if not found:
         raise KnowledgeFormatError(f"{label} has no '<!-- id: ... · date: ... -->' comment")
     after = section[found.end() :]
+    asked: list[str] = []
+    asked_line = _ASKED.match(after)
+    if asked_line:
+        asked = [" ".join(p.split()) for p in asked_line.group("asked").split("|")]
+        after = after[asked_line.end() :]
+    if _ASKED_ANYWHERE.search(after):
+        raise KnowledgeFormatError(
+            f"{label}: an '<!-- asked: ... -->' line must come right after the id comment, "
+            "on one line of its own"
+        )
     sources_at = _SOURCES_LINE.search(after)
     if not sources_at:
         raise KnowledgeFormatError(f"{label} has no '**Sources:**' line")
@@ -98,13 +138,14 @@ def _parse_entry(section: str, offset: int, meta: dict[str, str], where: str) ->
             body=body,
             sources=[EntrySource(title=t.strip(), url=u) for t, u in links],
             date=found.group("date"),  # type: ignore[arg-type]
+            asked=asked,
         )
     except ValidationError as exc:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in exc.errors()
         )
         raise KnowledgeFormatError(f"{label}: {problems}") from exc
-    end = offset + found.end() + sources_at.start()
+    end = offset + len(section) - len(after) + sources_at.start()
     while end > offset and section[end - offset - 1] in "\n ":
         end -= 1
     return EntrySpan(entry, offset, end)

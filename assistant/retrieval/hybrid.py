@@ -251,10 +251,13 @@ def _one_per_entry(order: list[int], metas: list[dict[str, Any]]) -> list[int]:
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+# HTML comments (a knowledge entry's id line and its matched-only phrasings) are never shown.
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
 
 
 def make_snippet(text: str, terms: set[str], limit: int = 280) -> str:
     """The passage's sentences that share most words with the query, in order, within `limit`."""
+    text = _COMMENT.sub("", text)
     parts = [p.strip(" |#>-*") for p in _SENTENCE.split(text)]
     parts = [p for p in parts if p and not set(p) <= set("-| ")]
     if not parts:

@@ -52,4 +52,5 @@ def setup_logging(level: str | None = None) -> None:
 
 
 def get_logger(name: str) -> logging.Logger:
+    """The logger for `name`, placed under the package's `assistant` logger."""
     return logging.getLogger(name if name.startswith("assistant") else f"assistant.{name}")

@@ -68,6 +68,7 @@ class Settings(BaseSettings):
 
     @property
     def index_dir(self) -> Path:
+        """Where the search index lives: `index/` under the home folder."""
         return self.home / "index"
 
     def resolved_corpus_dir(self) -> Path:

@@ -126,6 +126,7 @@ def _events(
     name = _backend_name(backend)
 
     def finish(text: str, recorder: RunRecorder | None, backend_name: str) -> StreamEvent:
+        """The closing event: the answer with its citations, tool calls, notices and timing."""
         answer = Answer(
             question=clean.question,
             text=text,

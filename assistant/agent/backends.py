@@ -87,6 +87,7 @@ def register_backend(prefix: str, factory: BackendFactory) -> None:
 
 
 def unregister_backend(prefix: str) -> None:
+    """Remove a backend family added with `register_backend`; the built-in ones stay."""
     if prefix in ("offline", "openai", "ollama"):
         raise ValueError(f"{prefix} is built in")
     _FACTORIES.pop(prefix, None)

@@ -36,6 +36,7 @@ class CleanInput:
 
     @property
     def empty(self) -> bool:
+        """True when nothing is left of the question after cleaning."""
         return not self.question
 
 

@@ -74,6 +74,7 @@ def resolve(spec: ToolSpec) -> tuple[typing.Callable[..., Any], type[BaseModel]]
 
 
 def input_model_of(func: typing.Callable[..., Any]) -> type[BaseModel]:
+    """The pydantic model of `func`'s first parameter (`Model | None` unwrapped); else TypeError."""
     hints = typing.get_type_hints(func)
     params = list(inspect.signature(func).parameters)
     if not params:
@@ -94,6 +95,7 @@ def error_text(message: str) -> str:
 
 
 def validation_text(exc: ValidationError) -> str:
+    """Invalid tool arguments as the error text the model receives: `field: message` each."""
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err.get("loc", ())) or "input"
@@ -186,6 +188,7 @@ def make_tool(spec: ToolSpec) -> StructuredTool:
     tool = registered(spec)
 
     def run(**arguments: Any) -> str:
+        """The tool's JSON text for these arguments (a failure comes back as text too)."""
         return tool.run(arguments).text
 
     return StructuredTool.from_function(

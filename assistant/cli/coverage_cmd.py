@@ -39,6 +39,7 @@ def register(sub: Any) -> None:
 
 
 def build_query(args: argparse.Namespace) -> Any:
+    """The coverage query from the command line: a card, a platform, this machine or a budget."""
     from assistant.knowledge.platforms import find_platform
     from assistant.tools.coverage import CoverageQuery
 
@@ -55,6 +56,7 @@ def build_query(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print what the card, platform or budget covers of the guide."""
     from assistant.tools.coverage import coverage
 
     result = coverage(build_query(args))
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: Any) -> str:
+    """Each part of the guide, its mark and reasons, then assumptions and sources, for people."""
     lines = [result.message, ""]
     for part in result.parts:
         why = "; ".join(part.reasons[:2])

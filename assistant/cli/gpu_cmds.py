@@ -12,6 +12,7 @@ _SEPARATORS = {"vs", "vs.", "versus", "and", "et", ",", "/"}
 
 
 def register(sub: Any) -> None:
+    """Add the `gpu` command."""
     p = sub.add_parser(
         "gpu",
         help="show a GPU's sourced figures, or compare several",
@@ -47,6 +48,7 @@ def resolve_names(words: list[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print one card's figures, or a comparison table when several cards are named."""
     from assistant.tools.lookup import GpuComparisonQuery, GpuQuery, compare_gpus, lookup_gpu
 
     names = resolve_names(args.names)
@@ -104,6 +106,7 @@ _CARD_ROWS = (
 
 
 def render_card(result: Any) -> str:
+    """One card's sourced figures as an aligned table, then its features and sources, for people."""
     card = result.gpu
     units_label = {"SM": "SMs", "CU": "Compute units", "GPU core": "GPU cores"}[
         card.compute_units_kind
@@ -147,6 +150,7 @@ def render_card(result: Any) -> str:
 
 
 def render_comparison(comparison: Any) -> str:
+    """The cards side by side, one row per figure, then the comparison's notes, for people."""
     header = ["", *[c.name for c in comparison.cards]]
     table = [header]
     for row in comparison.rows:

@@ -58,6 +58,7 @@ def register(sub: Any) -> None:
 
 
 def build_query(args: argparse.Namespace) -> Any:
+    """The models-for query from the command line: card names, a memory size or this machine."""
     from assistant.tools.models_for import ModelsForQuery
 
     fields: dict[str, Any] = {"task": args.task}
@@ -86,6 +87,7 @@ def build_query(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Print which models fit the card(s), by family."""
     from assistant.tools.models_for import models_for
 
     result = models_for(build_query(args))
@@ -100,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render(result: Any, show_all: bool = False) -> str:
+    """The models by family, best precision and size; those that do not fit only with `show_all`."""
     lines = [result.message, ""]
     for group in result.families:
         shown = [m for m in group.models if show_all or m.standing != "does_not_fit"]

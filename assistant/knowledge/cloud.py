@@ -78,15 +78,18 @@ class CloudInstance(BaseModel):
 
     @property
     def total_vram_gb(self) -> float:
+        """GPU memory of the whole instance: one card's VRAM times the GPU count."""
         return self.vram_gb * self.gpu_count
 
     @property
     def price_per_gpu_hour(self) -> float | None:
+        """The hourly price divided by the GPU count, or None without a price."""
         if self.price_usd_per_hour is None:
             return None
         return round(self.price_usd_per_hour / self.gpu_count, 4)
 
     def sources(self) -> list[Source]:
+        """Where the specification came from, and the price page when the row has a price."""
         found = [Source(title=self.spec_source, url=self.spec_url, note="GPUs, vCPU and memory")]
         if self.price_usd_per_hour is not None and self.price_source:
             where = f" in {self.region}" if self.region else ""
@@ -140,6 +143,7 @@ class NotebookTier(BaseModel):
         return value if isinstance(value, str) else None
 
     def to_source(self) -> Source:
+        """The tier's page as a Source, dated when `as_of` is a full date."""
         return Source(
             title=self.source, url=self.url, date=_exact_date(self.as_of), note=f"seen {self.as_of}"
         )

@@ -43,6 +43,7 @@ class ArchSupport(BaseModel):
 
     @property
     def sm(self) -> str:
+        """The nvcc target name of this CC: '8.6' gives 'sm_86'."""
         return "sm_" + self.cc.replace(".", "")
 
     def builds_with(self, toolkit: str) -> bool:
@@ -95,6 +96,7 @@ class TorchWheel(BaseModel):
         return None
 
     def sm_names(self) -> list[str]:
+        """The wheel's targets as nvcc names: 'sm_XY' for machine code, 'compute_XY' for PTX."""
         return ["sm_" + s.replace(".", "") for s in self.sm] + [
             "compute_" + p.replace(".", "") for p in self.ptx
         ]

@@ -46,10 +46,12 @@ class Feature(BaseModel):
     sources: list[Source] = Field(min_length=1)
 
     def entry(self, cc: str) -> Availability | None:
+        """The feature's entry (and compiler target) for compute capability `cc`, or None."""
         return next((a for a in self.availability if a.cc == cc), None)
 
     @property
     def ccs(self) -> list[str]:
+        """The compute capabilities that have the feature, in data order."""
         return [a.cc for a in self.availability]
 
 

@@ -173,6 +173,7 @@ class Catalog(BaseModel):
     gpus: list[GpuCard]
 
     def names(self) -> list[str]:
+        """Every card's catalog name, in data order."""
         return [g.name for g in self.gpus]
 
     def by_name(self, name: str) -> GpuCard | None:

@@ -67,6 +67,7 @@ class LongTail(BaseModel):
 
 @cache
 def settings() -> LongTailSettings:
+    """How to read the long-tail database (longtail.toml), validated and read once."""
     from assistant.knowledge.loader import read_toml_table
 
     return LongTailSettings.model_validate(read_toml_table(LONGTAIL_FILE))

@@ -89,10 +89,12 @@ class ModelSpec(BaseModel):
 
     @property
     def is_diffusion(self) -> bool:
+        """True for an image or video diffusion model (a `diffusion*` kind)."""
         return self.kind.startswith("diffusion")
 
     @property
     def is_llm(self) -> bool:
+        """True for a language model (an `llm*` kind)."""
         return self.kind.startswith("llm")
 
     @property
@@ -143,10 +145,12 @@ class PrecisionFormat(BaseModel):
 
     @property
     def bytes_per_param(self) -> float:
+        """Bytes each parameter takes in this format."""
         return self.bits_per_param / 8
 
     @property
     def is_quantized(self) -> bool:
+        """True below 16 bits per parameter."""
         return self.bits_per_param < 16
 
 
@@ -205,6 +209,7 @@ class MemoryRules(BaseModel):
         return None
 
     def optimizer(self, name: str) -> OptimizerRule:
+        """The optimizer rule called `name`; KeyError when the data has none."""
         for opt in self.optimizers:
             if opt.name == name:
                 return opt

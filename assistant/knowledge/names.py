@@ -82,6 +82,7 @@ class AliasIndex(Generic[K, T]):
         return len(self.entries)
 
     def items(self) -> Iterable[tuple[K, tuple[T, str]]]:
+        """(key, (item, alias as written)) pairs, in the order they were added."""
         return self.entries.items()
 
 

@@ -64,9 +64,11 @@ class _PricedRow(BaseModel):
 
     @property
     def midpoint(self) -> float:
+        """Halfway between the row's low and high price."""
         return (self.low + self.high) / 2
 
     def to_source(self) -> Source:
+        """The row's origin as a Source: document, section, note and when the price was seen."""
         exact = date.fromisoformat(self.as_of) if len(self.as_of) == 10 else None
         where = ", ".join(p for p in (self.section, self.note) if p)
         title = f"{self.source} (corpus document {self.document})" if self.document else self.source

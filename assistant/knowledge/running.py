@@ -34,6 +34,7 @@ class RunningCosts(BaseModel):
     cards: list[CardDraw]
 
     def card(self, name: str) -> CardDraw | None:
+        """The power-draw row of the card with this catalog name, or None."""
         return next((c for c in self.cards if c.gpu == name), None)
 
 

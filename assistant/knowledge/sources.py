@@ -18,6 +18,7 @@ class Source(BaseModel):
     )
 
     def label(self) -> str:
+        """The title, followed by the date when there is one."""
         when = f", {self.date.isoformat()}" if self.date else ""
         return f"{self.title}{when}"
 

@@ -118,6 +118,7 @@ class MeasuredSpeed(BaseModel):
 
     @property
     def key(self) -> str:
+        """'backend/platform': what the row was measured with and on."""
         return f"{self.backend}/{self.platform}"
 
 

@@ -105,6 +105,7 @@ def load_topics() -> list[Topic]:
 
 
 def list_topic_summaries() -> list[TopicSummary]:
+    """Every topic (features included) as a short summary: key, name, kind, part and aliases."""
     return [
         TopicSummary(key=t.key, name=t.name, kind=t.kind, part=t.part, aliases=t.aliases)
         for t in load_topics()
@@ -122,6 +123,7 @@ def get_topic(name: str) -> Topic | None:
 
 
 def topic_for_part(part: int) -> Topic | None:
+    """The topic that covers part `part` of the guide, or None."""
     return next((t for t in load_topics() if t.part == part), None)
 
 

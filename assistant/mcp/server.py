@@ -153,6 +153,7 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
         return types.ListToolsResult(tools=tool_list)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        """Run a tool in a worker thread; a refusal comes back as an error result with its text."""
         client = f"mcp:{id(getattr(ctx, 'session', None))}"
         text, failed = await anyio.to_thread.run_sync(
             runner.call, params.name, params.arguments, client
@@ -174,6 +175,7 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
         )
 
     async def read(ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
+        """The text of a resource; an MCP error for an unknown URI."""
         uri = str(params.uri)
         found = await anyio.to_thread.run_sync(read_resource, uri)
         if found is None:
@@ -186,6 +188,7 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
         )
 
     async def list_prompts(ctx: Any, params: Any) -> types.ListPromptsResult:
+        """The prompts, each with its arguments and an optional `language`."""
         return types.ListPromptsResult(
             prompts=[
                 types.Prompt(
@@ -204,6 +207,7 @@ def build_server(remote: bool = False, limits: Limits | None = None) -> Server[A
         )
 
     async def get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        """The prompt filled in as one user message; an MCP error for an unknown name."""
         found = prompt_messages(params.name, dict(params.arguments or {}))
         if found is None:
             from mcp.shared.exceptions import MCPError

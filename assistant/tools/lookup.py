@@ -264,6 +264,7 @@ def _notes(cards: list[GpuCard]) -> list[str]:
     notes: list[str] = []
 
     def leader(field: str, what: str, unit: str) -> None:
+        """Note which card has the most of `field`, and by how much, when one card leads."""
         have = [(getattr(c, field), c) for c in cards if getattr(c, field) is not None]
         if len(have) < 2:
             return

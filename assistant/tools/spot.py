@@ -182,6 +182,7 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
     d_cost = dedicated.expected_cost or 0.0
 
     def money(x: float | None) -> str:
+        """An amount in the query's currency (0 when None)."""
         return format_money(x or 0.0, cur)
 
     if q.checkpoint_interval_h is None and q.interruptions_per_hour > 0:

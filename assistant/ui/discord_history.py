@@ -105,6 +105,7 @@ class _Budget:
         self.used = 0
 
     def take(self) -> bool:
+        """Spend one message fetch; False when none are left."""
         if self.left <= 0:
             return False
         self.left -= 1
@@ -253,6 +254,7 @@ def _turns(chain: list[Seen], bot_id: int, asker_id: int) -> list[dict[str, str]
     turns: list[dict[str, str]] = []
 
     def add(role: str, text: str, who: str) -> None:
+        """Append a turn (author-named when several people talk); answer pieces join into one."""
         text = text.strip()
         if not text:
             return

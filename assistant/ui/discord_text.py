@@ -140,6 +140,7 @@ def _best_break(
     full = breaks[-1][2]
 
     def score(item: tuple[int, str | None, int]) -> tuple[int, int, int, int]:
+        """How good a break is: outside a table, in the second half, outside code, after a blank."""
         end, fence, size = item
         in_table = end < len(lines) and _is_row(lines[end]) and _is_row(lines[end - 1])
         blank = not lines[end - 1].strip()

@@ -161,6 +161,7 @@ def build_app(backend: str | None = None, at_machine: bool = True) -> "gr.Blocks
     def respond(
         message: str, chat: list[Any] | None, request: gr.Request
     ) -> Iterator[tuple[str, list[Any]]]:
+        """Show the question at once, then the answer's messages as they come."""
         chat = list(chat or [])
         message = message or ""
         shown = [*chat, {"role": "user", "content": message}] if message.strip() else chat
@@ -169,10 +170,12 @@ def build_app(backend: str | None = None, at_machine: bool = True) -> "gr.Blocks
             yield "", [*shown, *turn]
 
     def pick_example(example: gr.SelectData) -> str:
+        """The text of the example clicked."""
         value = example.value
         return str(value.get("text", "") if isinstance(value, dict) else value)
 
     def probe(chat: list[Any] | None) -> list[Any]:
+        """The chat with this machine's GPUs appended, or a line saying the probe could not run."""
         chat = list(chat or [])
         try:
             from assistant.tools.probe import probe_local_gpus

@@ -59,11 +59,13 @@ def query_for(row: MeasuredVram) -> dict[str, object]:
 
 
 def tolerance_gb(measured_gb: float) -> float:
+    """How far an estimate may miss a measured peak: a fraction of it or a floor, the larger."""
     rules = load_memory_rules()
     return max(rules.calibration_tolerance_fraction * measured_gb, rules.calibration_tolerance_gb)
 
 
 def calibrate_row(row: MeasuredVram) -> CalibrationRow:
+    """A measured row beside the estimate for its setup: the error, and whether it is tolerated."""
     base = CalibrationRow(
         id=row.id,
         model=row.model,

@@ -45,6 +45,7 @@ class Setup:
     shard_fraction: float | None = None  # this card's share of the sharded state (default 1/n)
 
     def with_(self, **changes: object) -> Setup:
+        """A copy of the setup with these fields changed."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
@@ -62,6 +63,7 @@ class Estimate:
     complete: bool  # False when a part (video activations) is not modelled
 
     def part(self, item: str) -> float:
+        """The GB of every line of the breakdown called `item`, summed."""
         return sum(line.gb for line in self.lines if line.item == item)
 
 
@@ -373,4 +375,5 @@ def _apply_offload(setup: Setup, lines: list[Line]) -> list[Line]:
 
 
 def finite(value: float) -> bool:
+    """True when `value` is neither NaN nor infinite."""
     return not (math.isnan(value) or math.isinf(value))

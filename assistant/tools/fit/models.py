@@ -281,4 +281,5 @@ class FitResult(BaseModel):
     )
 
     def summary(self) -> str:
+        """The one-paragraph answer (`message`)."""
         return self.message

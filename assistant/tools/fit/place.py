@@ -32,6 +32,7 @@ def placed(setup: Setup, cards: CardSet, mode: str) -> Setup:
 
 
 def interconnect(cards: CardSet) -> str:
+    """'nvlink' when all cards have NVLink, 'pcie' if one lacks it, 'unknown' if one is unknown."""
     flags = [s.nvlink for s in cards.slots]
     if any(f is None for f in flags):
         return "unknown"

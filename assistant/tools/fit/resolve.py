@@ -184,6 +184,7 @@ def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
     current = setup.fmt.bits_per_param if setup.fmt else 32.0
 
     def lower(names: list[str]) -> None:
+        """Add each of `names` that stores fewer bits per parameter than the current precision."""
         for name in names:
             fmt = rules.format(name)
             if fmt is not None and fmt.bits_per_param < current:
@@ -303,6 +304,7 @@ def nearest_measured(
     gpu_words = {w for w in (gpu_name or "").lower().split() if any(ch.isdigit() for ch in w)}
 
     def score(row: MeasuredVram) -> tuple[int, int, int, int]:
+        """How closely a row matches: same task, then precision, then card, then comparable."""
         return (
             int(row.task == setup.task),
             int(row.precision == setup.precision),
@@ -314,6 +316,7 @@ def nearest_measured(
 
 
 def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str]:
+    """The assumptions behind this estimate: units, verdict thresholds, calibration, setup."""
     spec = setup.spec
     out = [
         "Memory in binary GB everywhere (1 GB = 2^30 bytes = 1 GiB), the unit cards are sold in and nvidia-smi reports: a card sold as 24 GB holds 24 GB here.",
@@ -397,6 +400,7 @@ def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str
 
 
 def sources_for(spec: ModelSpec | None, setup: Setup, rules: MemoryRules) -> list[Source]:
+    """The sources this setup relies on (model, format, memory rules), each once."""
     found: list[Source] = list(spec.sources) if spec else []
     if setup.fmt is not None:
         found += setup.fmt.sources

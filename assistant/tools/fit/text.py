@@ -53,11 +53,13 @@ class Parts:
 
 
 def generic_name(text: str, params_b: float) -> str:
+    """The name of a model known only by its size, with the words asked unless just the size."""
     bare = text.strip().lower().replace(" ", "") in (f"{params_b:g}b", f"{params_b:g}bn")
     return f"generic {params_b:g}B model" + ("" if bare else f" ({text.strip()[:60]})")
 
 
 def where(cards: CardSet) -> tuple[str, str]:
+    """(English, French) names of the card(s): one, n of a size, or a set with its total."""
     if not cards.slots:
         return "", ""
     first = cards.slots[0]
@@ -145,10 +147,12 @@ def _message(parts: Parts, fr: bool) -> str:
 
 
 def message_en(parts: Parts) -> str:
+    """The answer's sentences in English."""
     return _message(parts, fr=False)
 
 
 def message_fr(parts: Parts) -> str:
+    """The answer's sentences in French."""
     return _message(parts, fr=True)
 
 

@@ -32,6 +32,7 @@ def call_with_timeout(fn: Callable[[], T], timeout_s: float) -> T:
     box: dict[str, object] = {}
 
     def target() -> None:
+        """Keep fn's value or exception in `box` for the waiting caller."""
         try:
             box["value"] = fn()
         except BaseException as exc:  # reported to the caller, never lost in the thread

@@ -33,6 +33,7 @@ MAX_OPTION_SOURCES = 6
 def build_recommendation(
     q: RecommendQuery, goal: Goal, currency: Currency, rate: float, assumptions: list[str]
 ) -> Recommendation:
+    """The options within budget (else the closest), with notes, free tiers and cheapest cards."""
     candidates, notes = build_candidates(q, goal, currency, rate)
     fitting = [c for c in candidates if c.within_budget]
     picked = arrange(fitting, goal, q.limit) if not goal.problems else []

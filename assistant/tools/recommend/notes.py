@@ -75,6 +75,7 @@ def corrections(picked: list[Candidate], goal: Goal) -> tuple[list[str], list[So
 
 
 def budget_plan_note(q: RecommendQuery, goal: Goal) -> str:
+    """A note with the guide's plan for spending the budget on learning, scaled to this budget."""
     from assistant.tools.budget import BudgetQuery, plan_budget
 
     parts = goal.parts or None
@@ -85,6 +86,7 @@ def budget_plan_note(q: RecommendQuery, goal: Goal) -> str:
 
 
 def free_tiers(goal: Goal) -> list[FreeTier]:
+    """Colab's free T4 and Kaggle's notebooks, and what of the goal's topics and work they cover."""
     t4 = load_catalog().by_name("T4")
     covers: list[str] = []
     partly: list[str] = []
@@ -106,6 +108,7 @@ def free_tiers(goal: Goal) -> list[FreeTier]:
 
 
 def cheapest(topic: Topic, currency: Currency, rate: float) -> FeatureCheapest:
+    """The cheapest card to buy and to rent with the topic (fully, else partly), in `currency`."""
     rows = [(card, assess(card, topic)) for card in priced_cards()]
     best = [r for r in rows if r[1].verdict == "yes"] or [
         r for r in rows if r[1].verdict == "partial"
@@ -131,6 +134,7 @@ def cheapest(topic: Topic, currency: Currency, rate: float) -> FeatureCheapest:
 
 
 def standing_assumptions(q: RecommendQuery) -> list[str]:
+    """The assumptions every recommendation states: how prices are read, what power limits cover."""
     out = [
         "Purchase prices: the guide's 2026 ranges and launch list prices (converted at the stated "
         "rate); rental rates: the median of on-demand, community, marketplace and serverless "

@@ -54,10 +54,12 @@ class Candidate:
 
     @property
     def vram(self) -> float:
+        """The card's VRAM in GB, 0 when unknown."""
         return float(self.card.vram_gb or 0.0)
 
     @property
     def cost(self) -> float:
+        """The typical price of this option (purchase or hourly rate)."""
         return self.price.typical
 
 
@@ -169,6 +171,7 @@ def build_candidates(
 
 
 def sort_key(c: Candidate, goal: Goal) -> tuple[float, ...]:
+    """Sort key, best first: fit tier, points, the learning goal's extras, then cost and VRAM."""
     tier = float(c.fit_tier or 0)
     if goal.learning and c.kind == "buy":
         comfort = 1.0 if c.vram >= vram_threshold("learning_comfort").vram_gb else 0.0

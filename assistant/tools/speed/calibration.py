@@ -68,6 +68,7 @@ def _plan(row: MeasuredSpeed, rules: SpeedRules) -> Plan:
 
 
 def rows_for_fit(rows: Iterable[MeasuredSpeed]) -> list[MeasuredSpeed]:
+    """The rows the efficiencies are fitted on: comparable, one GPU, decode speed, named backend."""
     return [
         r
         for r in rows

@@ -28,10 +28,12 @@ class DecodeTime:
 
     @property
     def total_s(self) -> float:
+        """Seconds per token: memory reads, overhead and communication."""
         return self.memory_s + self.overhead_s + self.communication_s
 
     @property
     def tokens_per_s(self) -> float:
+        """Tokens generated per second, the inverse of `total_s`."""
         return 1.0 / self.total_s
 
 

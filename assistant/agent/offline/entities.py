@@ -12,8 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.money import parse_exchange_rate
-
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     count_before,
@@ -22,6 +20,7 @@ from assistant.agent.offline.quantities import (
     phrase_spans,
     read_power,
 )
+from assistant.money import parse_exchange_rate
 
 Condition = Literal["used", "new"]
 Mode = Literal["buy", "rent"]
@@ -106,7 +105,6 @@ class Entities(BaseModel):
     @property
     def budgets(self) -> list[MoneyMention]:
         return [m for m in self.money if m.per is None]
-
 
     def count_of(self, card: str) -> int | None:
         """How many of this card the message names ('8x H100'), else the message's one count."""

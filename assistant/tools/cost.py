@@ -184,7 +184,7 @@ def rent_cost(q: RentQuery) -> RentCost:
         sources=rng.sources,
         summary=(
             f"{who or name + ' '}for {q.hours:g} h: {format_money(low, cur)} – {format_money(high, cur)}, "
-            f"typically {format_money(typ, cur)} ({format_money(rng.typical, cur)}/GPU-h)."
+            f"typically {format_money(typ, cur)} ({format_money(rng.typical, cur)}/h per GPU)."
         ),
         **common,
     )

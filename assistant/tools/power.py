@@ -180,13 +180,21 @@ def power_cost(q: PowerQuery) -> PowerCost:
         f"Running {who} at {watts * n:g} W for {hours:g} h a day{idle_en} costs {format_money(per_day, cur)} a day, "
         f"{format_money(per_month, cur)} a month and {format_money(per_year, cur)} a year at "
         f"{format_money(price, cur, decimals=3)}/kWh ({format_number(kwh_day, 2)} kWh a day"
-        + (")." if idle_hours else f"; {format_money(extra_day * q.days_per_month, cur)} a month more than leaving it idle).")
+        + (
+            ")."
+            if idle_hours
+            else f"; {format_money(extra_day * q.days_per_month, cur)} a month more than leaving it idle)."
+        )
     )
     summary_fr = (
         f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour{idle_fr} coûte {format_money(per_day, cur, 'fr')} "
         f"par jour, {format_money(per_month, cur, 'fr')} par mois et {format_money(per_year, cur, 'fr')} par an à "
         f"{format_money(price, cur, 'fr', decimals=3)} le kWh ({format_number(kwh_day, 2, 'fr')} kWh par jour"
-        + (")." if idle_hours else f" ; {format_money(extra_day * q.days_per_month, cur, 'fr')} de plus par mois que de la laisser au repos).")
+        + (
+            ")."
+            if idle_hours
+            else f" ; {format_money(extra_day * q.days_per_month, cur, 'fr')} de plus par mois que de la laisser au repos)."
+        )
     )
     if rent is not None and share is not None:
         summary += (

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
-    money_inputs,
     hourly_rates,
+    money_inputs,
     named_cards,
 )
 from assistant.agent.offline.texts import pick

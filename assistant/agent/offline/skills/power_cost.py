@@ -138,7 +138,7 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    cards: list[str | None] = list(named_cards(ent))[:MAX_COMPARED]
+    cards: list[str | None] = [*named_cards(ent)[:MAX_COMPARED]]
     if not cards and ent.power_w is None:
         return []
     currency = currency_of(ent)

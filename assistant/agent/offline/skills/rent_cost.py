@@ -167,8 +167,7 @@ def _cost_sentence(result: RentCost, gpu: str, duration: str, lang: Lang) -> str
     )
     if result.cost_typical is not None and result.cost_low != result.cost_high:
         typical = (
-            f"{money(result.cost_typical, cur, lang)} ({money(result.rate_typical, cur, lang)}"
-            f"/{pick(lang, 'GPU-h', 'h par GPU')})"
+            f"{money(result.cost_typical, cur, lang)} ({money(result.rate_typical, cur, lang)}/h)"
         )
         text += pick(lang, f", typically {typical}", f", typiquement {typical}")
     return text + "."
@@ -204,11 +203,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     whole = reading.entities
     if len(hourly_rates(whole)) > 1 and len(hourly_rates(whole)) == len(named_cards(whole)):
         ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
-    cards: list[str | None] = list(named_cards(ent))[:2] or [None]
+    cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
     return [
         {"gpu": card, "hours": total, "rate_per_hour": None if judged else rate_for(ent, cards, i),
-         "gpu_count": (ent.count_of(card) if card else ent.gpu_count) or 1, "kind": kind,
+         "gpu_count": ent.count_of(card) if card else ent.gpu_count, "kind": kind,
          **money_inputs(ent)}
         for i, card in enumerate(cards)
     ]  # fmt: skip

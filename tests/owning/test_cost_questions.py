@@ -113,3 +113,28 @@ def test_rent_vs_buy_uses_the_askers_electricity(question: str, price: float) ->
     calls, text = _run(question, "en")
     assert calls["rent_vs_buy"][0]["electricity_price_per_kwh"] == price
     assert text.startswith("**Buying GeForce RTX 3090 pays off after 3,333 hours of use**")
+
+
+def test_a_stated_energy_figure_is_checked_against_the_cards_en() -> None:
+    # 4 x 400 W x 24 h x 30 days = 1,152 kWh a month at most; 1,500 / 1,152 = 1.30;
+    # 1,500 kWh / (30 x 24 h x 4) = 521 W per card
+    calls, text = _run(
+        "Our 4x A100 SXM box burns about 1,500 kWh a month according to the bill. Does that add up?",
+        "en",
+    )
+    assert calls["power_cost"][0]["gpu_count"] == 4
+    assert calls["power_cost"][0]["hours_per_day"] == 24.0
+    assert text.startswith(
+        "**4 × A100 80GB SXM4 at 400 W each, 24 h a day, draw at most 1,152 kWh a month; the "
+        "1,500 kWh stated is 1.3× that**: about 521 W per card"
+    )
+
+
+def test_a_stated_energy_figure_within_the_cards_draw_fr() -> None:
+    # 2 x 350 W x 24 h = 16.8 kWh a day at most; 12 kWh -> 12,000 / 24 / 2 = 250 W (71 %)
+    _, text = _run("Mes deux 3090 consomment 12 kWh par jour d'après ma prise, normal ?", "fr")
+    assert text.startswith(
+        "**2 × GeForce RTX 3090 à 350 W chacune, 24 h par jour, consomment au plus 16,8 kWh par "
+        "jour ; les 12 kWh annoncés restent en dessous** : les cartes tireraient en moyenne "
+        "environ 250 W (71\u202f% de 350 W)."
+    )

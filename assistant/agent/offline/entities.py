@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     count_before,
-    energy_kwh,
     idle_hours,
     phrase_spans,
+    read_energy,
     read_power,
 )
 from assistant.money import parse_exchange_rate
@@ -81,6 +81,8 @@ class Entities(BaseModel):
         default=None, description="The price per kWh: '$0.32/kWh', '15 cents/kWh'"
     )
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
+    energy_period: Literal["day", "month", "year"] | None = None
+    energy_card: str | None = Field(default=None, description="The card the energy figure is about")
 
     @property
     def total_hours(self) -> float | None:
@@ -375,7 +377,9 @@ def extract_entities(text: str) -> Entities:
     ent.money = _money(masked)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked)))
-    ent.energy_kwh = energy_kwh(masked)
+    energy = read_energy(text, spans)
+    if energy is not None:
+        ent.energy_kwh, ent.energy_period, ent.energy_card = energy.kwh, energy.period, energy.card
     ent.percentages = parse_percentages(text)
     for m in _PART.finditer(text):
         for g in m.groups():

@@ -11,6 +11,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
 
@@ -131,13 +132,30 @@ def idle_hours(
     return work_hours, None
 
 
-def energy_kwh(text: str) -> float | None:
-    """An energy figure the message states ('about 5,600 kWh'), not a price per kWh."""
+@dataclass(frozen=True)
+class EnergyFigure:
+    """An energy figure the message states: 'monthly power alone is about 5,600 kWh'."""
+
+    kwh: float
+    period: Literal["day", "month", "year"]
+    card: str | None
+
+
+def read_energy(text: str, card_spans: list[tuple[str, int, int]]) -> EnergyFigure | None:
+    """The first energy figure (not a price per kWh), the period its sentence names (a month when
+    none), and the card named last before it."""
     for m in _ENERGY.finditer(text):
-        after = text[m.end() : m.end() + 3]
-        if after.lstrip().startswith("/"):
+        if text[m.end() : m.end() + 3].lstrip().startswith("/"):
             continue
         raw = re.sub(r"[ \u202f]", "", m.group(1))
         raw = raw.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw) else raw
-        return float(raw.replace(",", "."))
+        start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+        ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+        sentence = text[start : min(ends, default=len(text))]
+        period: Literal["day", "month", "year"] = "month"
+        for kind, name in (("per_day", "day"), ("per_year", "year"), ("per_month", "month")):
+            if phrase_spans(kind, sentence):
+                period = name  # type: ignore[assignment]
+        before = [name for name, s, _ in card_spans if s < m.start()]
+        return EnergyFigure(float(raw.replace(",", ".")), period, before[-1] if before else None)
     return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.quantities import asks_per_year
+from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
@@ -14,6 +14,7 @@ from assistant.agent.offline.skills.common import (
     named_cards,
     render_unknown,
 )
+from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
 from assistant.money import format_money
@@ -85,12 +86,18 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
 
 
 def render(result: PowerCost, question: str, lang: Lang) -> str:
-    """The asked period's cost first (a year when the question asks per year), then the rest."""
+    """The asked period's cost first (a year when the question asks per year), then the rest; an
+    energy figure the question states about this card is checked first."""
+    from assistant.agent.offline.entities import extract_entities
+
     if not result.found:
         if result.suggestions and result.gpu:
             return render_unknown(result.gpu, result.suggestions, lang)
         return pick(lang, result.summary, result.summary_fr)
+    asked = extract_entities(question)
     text = _lead(result, asks_per_year(question), lang)
+    if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
+        text = check_energy(result, asked.energy_kwh, asked.energy_period, lang) + "\n\n" + text
     rent = _rent_line(result, lang)
     return "\n\n".join(
         p
@@ -104,8 +111,10 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
 
 def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     """Two cards' electricity side by side, and what the cheaper one saves."""
+    from assistant.agent.offline.entities import extract_entities
+
     found = [r for r in results if r.found and r.cost_per_month is not None]
-    if len(found) != MAX_COMPARED:
+    if len(found) != MAX_COMPARED or extract_entities(question).energy_kwh:
         return ""
     a, b = found
     cur, yearly = a.currency, asks_per_year(question)
@@ -139,6 +148,9 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards: list[str | None] = [*named_cards(ent)[:MAX_COMPARED]]
+    whole = reading.entities
+    if whole.energy_card and whole.energy_card not in cards:
+        cards = [whole.energy_card, *cards][:MAX_COMPARED]
     if not cards and ent.power_w is None:
         return []
     currency = currency_of(ent)
@@ -146,11 +158,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None
+        checked = card is not None and card == whole.energy_card
+        count = ent.gpu_count if card is None else (whole if checked else ent).count_of(card)
         calls.append({
             "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
-            "idle_w": ent.idle_w if alone else None, "hours_per_day": ent.hours_per_day,
+            "idle_w": ent.idle_w if alone else None,
+            # A stated energy figure is checked against the most the cards can draw: all day.
+            "hours_per_day": ent.hours_per_day or (HOURS_PER_DAY if checked else None),
             "idle_hours_per_day": ent.idle_hours_per_day if alone else None,
-            "gpu_count": (ent.count_of(card) if card else ent.gpu_count) or 1,
+            "gpu_count": count or 1,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
         })  # fmt: skip

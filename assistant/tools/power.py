@@ -57,6 +57,12 @@ class PowerQuery(MoneyQuery):
         le=100,
         description="Electricity price per kWh in `currency` (the caller fills the configured one)",
     )
+    rent_rate: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Price per hour of renting one such card, to compare with (default: the price data's typical)",
+    )
 
 
 class PowerCost(CostResult):
@@ -82,8 +88,10 @@ class PowerCost(CostResult):
     extra_over_idle_per_day: float | None = None
     extra_over_idle_per_month: float | None = None
     rent_rate: float | None = Field(
-        default=None, description="Typical rental price per hour, same card"
+        default=None,
+        description="Rental price per hour of the cards: the given rate, else the typical",
     )
+    rent_rate_given: bool = Field(default=False, description="Whether rent_rate is the caller's")
     electricity_share_of_rent: float | None = Field(
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
@@ -165,7 +173,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
         f"A month is {q.days_per_month:g} days; only the card's own draw is counted, not the rest of the machine."
     )
     rent = share = None
-    if card is not None:
+    if q.rent_rate is not None:
+        rent = q.rent_rate * n
+        share = per_hour / rent
+    elif card is not None:
         rng = hourly_price_range(card.name, currency=cur, usd_per_eur=rate)
         if rng is not None:
             rent = rng.typical * n
@@ -211,7 +222,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
-        rent_rate=rent, electricity_share_of_rent=share,
+        rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
                 "idle_hours_per_day": idle_hours,
                 "price_per_kwh": price, "days_per_month": q.days_per_month},

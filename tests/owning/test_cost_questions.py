@@ -138,3 +138,20 @@ def test_a_stated_energy_figure_within_the_cards_draw_fr() -> None:
         "jour ; les 12 kWh annoncés restent en dessous** : les cartes tireraient en moyenne "
         "environ 250 W (71\u202f% de 350 W)."
     )
+
+
+def test_home_electricity_against_the_askers_rental_rate_en() -> None:
+    # 450 W x 4 h x 30 x $0.25 = $13.50 a month; $0.1125/h against $0.50/h; renting 4 h a day
+    # for 30 days: $60
+    _, text = _run(
+        "My 3090 box draws 450 W, I use it 4 h a day and pay $0.25/kWh. Is a cloud 3090 at "
+        "$0.50/h cheaper?",
+        "en",
+    )
+    assert text.startswith(
+        "**GeForce RTX 3090 at 450 W for 4 h a day, at $0.25/kWh: $13.50 a month**"
+    )
+    assert (
+        "**Electricity is $0.11/h against $0.50/h to rent: running your own is cheaper per hour**: "
+        "renting 4 h a day costs $60 a month"
+    ) in text

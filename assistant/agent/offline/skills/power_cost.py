@@ -11,6 +11,7 @@ from assistant.agent.offline.skills.common import (
     assumptions_line,
     currency_of,
     electricity_price,
+    hourly_rates,
     named_cards,
     render_unknown,
 )
@@ -75,13 +76,33 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
         return ""
     cur = result.currency
     share = f"{(result.electricity_share_of_rent or 0) * 100:.0f}"
+    elec, rent = money(result.cost_per_hour, cur, lang), money(result.rent_rate, cur, lang)
+    if result.rent_rate_given:
+        hours = num(result.hours_per_day or 0, lang, 1)
+        days = result.inputs.get("days_per_month", 30.0)
+        month = money(result.rent_rate * (result.hours_per_day or 0) * days, cur, lang)
+        cheaper = result.cost_per_hour < result.rent_rate
+        return pick(
+            lang,
+            f"**Electricity is {elec}/h against {rent}/h to rent: "
+            + ("running your own is cheaper per hour" if cheaper else "renting is cheaper per hour")
+            + f"**: renting {hours} h a day costs {month} a month ({share}% of the rental price is "
+            "electricity at home; the purchase price aside).",
+            f"**L'électricité coûte {elec}/h contre {rent}/h en location : "
+            + (
+                "votre carte revient moins cher à l'heure"
+                if cheaper
+                else "la location revient moins cher à l'heure"
+            )
+            + f"** : louer {hours} h par jour coûte {month} par mois (l'électricité fait {share}\u202f% "
+            "du prix de location ; hors prix d'achat).",
+        )
     return pick(
         lang,
-        f"Electricity is {money(result.cost_per_hour, cur, lang)}/h against a typical "
-        f"{money(result.rent_rate, cur, lang)}/h to rent the same: {share}% of the rental price.",
-        f"L'électricité coûte {money(result.cost_per_hour, cur, lang)}/h contre "
-        f"{money(result.rent_rate, cur, lang)}/h en général pour louer la même : {share}\u202f% du "
-        "prix de location.",
+        f"Electricity is {elec}/h against a typical {rent}/h to rent the same: {share}% of the "
+        "rental price.",
+        f"L'électricité coûte {elec}/h contre {rent}/h en général pour louer la même : "
+        f"{share}\u202f% du prix de location.",
     )
 
 
@@ -155,6 +176,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     currency = currency_of(ent)
     alone = len(cards) <= 1
+    rates = hourly_rates(whole)
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None
@@ -169,6 +191,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "gpu_count": count or 1,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
+            "rent_rate": rates[0] if len(rates) == 1 else None,
         })  # fmt: skip
     return calls
 

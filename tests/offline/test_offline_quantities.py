@@ -84,3 +84,16 @@ def test_stated_energy_figure() -> None:
     ent = extract_entities("our rack uses about 3,200 kWh a month at $0.20/kWh")
     assert ent.energy_kwh == 3200.0
     assert ent.electricity_price is not None and ent.electricity_price.amount == 0.2
+
+
+@pytest.mark.parametrize(
+    ("text", "per_year"),
+    [
+        ("we plan three such runs a year", 3.0),
+        ("deux entraînements par mois", 24.0),
+        ("I redo it 2 times a week", 104.0),
+        ("one run", None),
+    ],
+)
+def test_a_job_repeated(text: str, per_year: float | None) -> None:
+    assert extract_entities(text).repeats_per_year == per_year

@@ -155,3 +155,18 @@ def test_home_electricity_against_the_askers_rental_rate_en() -> None:
         "**Electricity is $0.11/h against $0.50/h to rent: running your own is cheaper per hour**: "
         "renting 4 h a day costs $60 a month"
     ) in text
+
+
+def test_a_job_repeated_each_year_fr() -> None:
+    # 2 x (3 x 24 = 72 h) x 3,00 € = 432 € a run; 6 runs a year -> 2 592 € a year
+    _, text = _run(
+        "On loue 2 H100 pendant 3 jours à 3 €/h par GPU pour chaque entraînement. On fait 6 "
+        "entraînements par an : combien par an, et vaut-il mieux acheter ?",
+        "fr",
+    )
+    first = text.split("\n")[0]
+    assert first.startswith(
+        "**2 × H100 SXM5 80GB pendant 3 jours (72 h) à 3\u00a0€/h par GPU : 432\u00a0€**"
+    )
+    assert "**À 6 exécutions par an : 2\u202f592\u00a0€ par an.**" in first
+    assert "reste sous 2\u202f592\u00a0€ par année d'utilisation." in first

@@ -19,6 +19,7 @@ from assistant.agent.offline.quantities import (
     phrase_spans,
     read_energy,
     read_power,
+    repeats_per_year,
 )
 from assistant.money import parse_exchange_rate
 
@@ -82,6 +83,8 @@ class Entities(BaseModel):
     )
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
+    repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
 
     @property
@@ -390,6 +393,8 @@ def extract_entities(text: str) -> Entities:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
     buy, rent = _BUY.search(text), _RENT.search(text)
+    ent.buy_mentioned = bool(buy) or None
+    ent.repeats_per_year = repeats_per_year(text)
     if buy and not rent:
         ent.mode = "buy"
     elif rent and not buy:

@@ -132,6 +132,32 @@ def idle_hours(
     return work_hours, None
 
 
+_PER_YEAR = {"year": 1.0, "an": 1.0, "month": 12.0, "mois": 12.0, "week": 52.0, "semaine": 52.0}
+_COUNT = r"\d{1,3}|" + "|".join(_COUNT_WORDS)
+
+
+@lru_cache(maxsize=1)
+def _repeats_pattern() -> re.Pattern[str]:
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    nouns = sorted(set(tomllib.loads(text)["repeated_job"]["phrases"]), key=len, reverse=True)
+    alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in nouns)
+    return re.compile(
+        rf"\b(?P<n>{_COUNT})\s+(?:such\s+|similar\s+|de\s+ces\s+|ces\s+|of\s+these\s+)?"
+        rf"(?:{alternatives})\s*(?:a|an|per|par|each|every|/|chaque)\s+(?P<per>{'|'.join(_PER_YEAR)})\b",
+        re.IGNORECASE,
+    )
+
+
+def repeats_per_year(text: str) -> float | None:
+    """How many times a year a job is repeated: 'four such runs a year', '2 fois par mois' (24)."""
+    m = _repeats_pattern().search(text)
+    if not m:
+        return None
+    word = m.group("n").lower()
+    count = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    return count * _PER_YEAR[m.group("per").lower()] if count else None
+
+
 @dataclass(frozen=True)
 class EnergyFigure:
     """An energy figure the message states: 'monthly power alone is about 5,600 kWh'."""

@@ -124,6 +124,8 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
         text = _hours_for_budget(result, budget.amount, gpu, lang)
     elif asked.usd_per_eur is not None and result.cost_typical is not None:
         text += " " + _converted(result.cost_typical, cur, asked.usd_per_eur, lang)
+    if asked.repeats_per_year and result.cost_typical is not None:
+        text += " " + _per_year(result.cost_typical * asked.repeats_per_year, asked, cur, lang)
     if result.n_prices:
         rate = money_range(result.rate_low, result.rate_high, cur, lang)
         plural = "s" if result.n_prices > 1 else ""
@@ -183,6 +185,27 @@ def _converted(amount: float, cur: Currency, usd_per_eur: float, lang: Lang) -> 
         f"**In {'euros' if other == 'EUR' else 'dollars'}: {money(value, other, lang)}** at {rate}.",
         f"**En {'euros' if other == 'EUR' else 'dollars'} : {money(value, other, lang)}** à {rate}.",
     )
+
+
+def _per_year(total: float, asked: Entities, cur: Currency, lang: Lang) -> str:
+    """A job repeated N times a year: the yearly rental, and what buying would have to beat."""
+    n = num(asked.repeats_per_year or 0, lang, 0)
+    text = pick(
+        lang,
+        f"**At {n} runs a year: {money(total, cur, lang)} a year.**",
+        f"**À {n} exécutions par an : {money(total, cur, lang)} par an.**",
+    )
+    if asked.buy_mentioned:
+        text += pick(
+            lang,
+            " Buying is cheaper only if the hardware's price, minus its resale, plus its "
+            f"electricity and hosting, stays under {money(total, cur, lang)} for each year you "
+            "would keep it.",
+            " L'achat n'est moins cher que si le prix du matériel, moins sa revente, plus son "
+            f"électricité et son hébergement, reste sous {money(total, cur, lang)} par année "
+            "d'utilisation.",
+        )
+    return text
 
 
 def _quoted_rate(question: str) -> float | None:

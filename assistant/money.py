@@ -130,6 +130,14 @@ def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals:
     return f"{sign}{symbol}{digits}"
 
 
+def format_unit_price(amount: float, currency: Currency, lang: Lang = "en") -> str:
+    """A price per unit (per kWh) as precisely as it was given, 2 to 4 decimals: '€0.2516', '$0.32'."""
+    decimals = 2
+    while decimals < 4 and abs(round(amount, decimals) - amount) > 1e-9:
+        decimals += 1
+    return format_money(amount, currency, lang, decimals=decimals)
+
+
 class ParsedMoney(BaseModel):
     """An amount found in free text."""
 

@@ -8,7 +8,12 @@ from pydantic import Field
 from assistant.knowledge.prices import hourly_price_range
 from assistant.knowledge.running import load_running_costs
 from assistant.knowledge.sources import Source, dedupe_sources
-from assistant.money import configured_electricity_price, format_money, format_number
+from assistant.money import (
+    configured_electricity_price,
+    format_money,
+    format_number,
+    format_unit_price,
+)
 from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, money_context
 
 DAYS_PER_YEAR = 365.0
@@ -160,7 +165,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if price is None:  # a Python caller that gave none: the configured price
         price = configured_electricity_price(cur, rate)
     assumptions.append(
-        f"Electricity: {format_money(price, cur, decimals=3)} per kWh (the question's, else "
+        f"Electricity: {format_unit_price(price, cur)} per kWh (the question's, else "
         "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
     )
     n = q.gpu_count
@@ -190,7 +195,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     summary = (
         f"Running {who} at {watts * n:g} W for {hours:g} h a day{idle_en} costs {format_money(per_day, cur)} a day, "
         f"{format_money(per_month, cur)} a month and {format_money(per_year, cur)} a year at "
-        f"{format_money(price, cur, decimals=3)}/kWh ({format_number(kwh_day, 2)} kWh a day"
+        f"{format_unit_price(price, cur)}/kWh ({format_number(kwh_day, 2)} kWh a day"
         + (
             ")."
             if idle_hours
@@ -200,7 +205,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     summary_fr = (
         f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour{idle_fr} coûte {format_money(per_day, cur, 'fr')} "
         f"par jour, {format_money(per_month, cur, 'fr')} par mois et {format_money(per_year, cur, 'fr')} par an à "
-        f"{format_money(price, cur, 'fr', decimals=3)} le kWh ({format_number(kwh_day, 2, 'fr')} kWh par jour"
+        f"{format_unit_price(price, cur, 'fr')} le kWh ({format_number(kwh_day, 2, 'fr')} kWh par jour"
         + (
             ")."
             if idle_hours

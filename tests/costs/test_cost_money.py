@@ -13,6 +13,7 @@ from assistant.money import (
     Money,
     convert,
     format_money,
+    format_unit_price,
     normalize_currency,
     parse_exchange_rate,
     parse_money,
@@ -174,3 +175,18 @@ def test_parse_exchange_rate(text: str, usd_per_eur: float) -> None:
 def test_parse_exchange_rate_needs_two_currencies() -> None:
     assert parse_exchange_rate("I have 1 € and 5 $") is None
     assert parse_exchange_rate("1 € = 1 €") is None
+
+
+@pytest.mark.parametrize(
+    ("amount", "lang", "expected"),
+    [
+        (0.2516, "fr", "0,2516\u00a0€"),
+        (0.32, "en", "€0.32"),
+        (0.155, "en", "€0.155"),
+        (0.3, "en", "€0.30"),
+    ],
+)
+def test_format_unit_price_keeps_the_given_precision(
+    amount: float, lang: str, expected: str
+) -> None:
+    assert format_unit_price(amount, "EUR", lang) == expected  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from assistant.agent.offline.skills.common import (
 from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
-from assistant.money import format_money
+from assistant.money import format_unit_price
 from assistant.tools.power import PowerCost
 
 if TYPE_CHECKING:
@@ -29,12 +29,7 @@ MAX_COMPARED = 2
 
 
 def _price(result: PowerCost, lang: Lang) -> str:
-    """The price per kWh as precisely as it was given (0,2516 € stays 0,2516 €)."""
-    value = result.electricity_price_per_kwh or 0.0
-    decimals = 2
-    while decimals < 4 and abs(round(value, decimals) - value) > 1e-9:
-        decimals += 1
-    per_kwh = format_money(value, result.currency, lang, decimals=decimals)
+    per_kwh = format_unit_price(result.electricity_price_per_kwh or 0.0, result.currency, lang)
     return pick(lang, f"{per_kwh}/kWh", f"{per_kwh} le kWh")
 
 

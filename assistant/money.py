@@ -16,7 +16,7 @@ from assistant.language import Lang
 
 Currency = Literal["EUR", "USD"]
 
-Period = Literal["hour", "month", "day"]
+Period = Literal["hour", "month", "day", "kwh"]
 
 CURRENCIES: tuple[Currency, ...] = ("EUR", "USD")
 SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$"}
@@ -130,6 +130,14 @@ def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals:
     return f"{sign}{symbol}{digits}"
 
 
+def format_unit_price(amount: float, currency: Currency, lang: Lang = "en") -> str:
+    """A price per unit (per kWh) as precisely as it was given, 2 to 4 decimals: '€0.2516', '$0.32'."""
+    decimals = 2
+    while decimals < 4 and abs(round(amount, decimals) - amount) > 1e-9:
+        decimals += 1
+    return format_money(amount, currency, lang, decimals=decimals)
+
+
 class ParsedMoney(BaseModel):
     """An amount found in free text."""
 
@@ -153,10 +161,19 @@ _SPACE = "[ \u00a0\u202f]"
 _NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
 _CUR_PREFIX = r"US\$|\$|€|USD|EUR"
 _CUR_SUFFIX = r"€|\$|US\$|euros?\b|eur\b|usd\b|dollars?\b"
-_UNIT = r"(?:hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
-_PER = rf"(?P<per>\s*(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l'){_UNIT})?"
+_UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
+# "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
+_PER = (
+    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l')"
+    rf"(?:gpu[- ]?)?{_UNIT}|(?:le|the)\s+kwh\b))?"
+)
+# "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount
+_KWH_BEFORE = re.compile(
+    r"kwh\s*(?:(?:is|costs?|co[uû]te|est|vaut|at|à|a|=|:)\s*){0,2}(?:about|environ|~)?\s*$", re.I
+)
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
 _K = r"(?P<k>\s?k(?![a-z]))?"  # 2k€, $1.5k
+_CENTS = r"(?P<cents>centimes?|cents?|ct|¢|c(?=\s*/\s*kwh))(?![a-z])(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
 _PATTERNS = [
     re.compile(
         rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_K}{_PER}",
@@ -166,7 +183,11 @@ _PATTERNS = [
         rf"(?<![\w.,])(?P<num>{_NUM}){_RANGE}{_K}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}",
         re.IGNORECASE,
     ),
+    # "15 cents/kWh", "20 centimes le kWh": hundredths of the currency
+    re.compile(rf"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)?){_RANGE}{_SPACE}?{_CENTS}{_PER}", re.I),
 ]
+# "cents" alone are dollar cents; "centimes", "ct" and "cents d'euro" are euro cents.
+_EURO_CENTS = {"centime", "centimes", "ct"}
 
 
 _GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
@@ -188,7 +209,9 @@ def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
 def _period(raw: str | None) -> Period | None:
     if not raw:
         return None
-    word = re.split(r"[\s/']", raw.strip().lower())[-1]
+    word = re.split(r"[\s/'-]", raw.strip().lower())[-1]
+    if word == "kwh":
+        return "kwh"
     if word.startswith("mo"):
         return "month"
     if word.startswith(("j", "d")):
@@ -209,7 +232,12 @@ def parse_money(text: str) -> list[ParsedMoney]:
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
-            cur = normalize_currency(m.group("cur").replace("US$", "$"))
+            cents = "cents" in m.groupdict() and m.group("cents")
+            if cents:
+                euro = m.group("of_euro") or m.group("cents").lower() in _EURO_CENTS
+                cur: Currency = "EUR" if euro else "USD"
+            else:
+                cur = normalize_currency(m.group("cur").replace("US$", "$"))
             prefix_style = index == 0
             rate = bool(m.group("per"))
             try:
@@ -217,11 +245,15 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 high = _to_float(m.group("high"), prefix_style, rate) if m.group("high") else None
             except ValueError:
                 continue
-            if m.group("k"):
+            if cents:
+                amount, high = amount / 100, (high / 100 if high is not None else None)
+            elif m.group("k"):
                 amount, high = amount * 1000, (high * 1000 if high is not None else None)
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
             per = _period(m.group("per"))
+            if per is None and _KWH_BEFORE.search(text[max(0, start - 24) : start]):
+                per = "kwh"
             found.append(
                 ParsedMoney(
                     amount=amount,
@@ -285,3 +317,37 @@ def tool_defaults(model: type[object], arguments: dict[str, object]) -> dict[str
             float(rate),  # type: ignore[arg-type]
         )
     return out
+
+
+class StatedRate(BaseModel):
+    """An exchange rate the text states ('1 € = 1,08 $'), as USD per EUR."""
+
+    usd_per_eur: float = Field(gt=0)
+    start: int
+    end: int
+
+
+_ONE = r"1(?:[.,]0+)?"
+_RATE_NUM = r"\d+(?:[.,]\d+)?"
+_EUR = r"(?:€|eur\b|euros?\b)"
+_USD = r"(?:\$|usd\b|us\$|dollars?\b)"
+_STATED_RATE = re.compile(
+    rf"(?:{_ONE}\s*(?P<one_a>{_EUR}|{_USD})|(?P<one_b>{_EUR}|{_USD})\s*{_ONE})"
+    rf"\s*(?:=|≈|vaut|is|equals|est)\s*"
+    rf"(?:(?P<num_a>{_RATE_NUM})\s*(?P<cur_a>{_EUR}|{_USD})|(?P<cur_b>{_EUR}|{_USD})\s*(?P<num_b>{_RATE_NUM}))",
+    re.IGNORECASE,
+)
+
+
+def parse_exchange_rate(text: str) -> StatedRate | None:
+    """The exchange rate a sentence states: '1 € = 1,08 $', '1 EUR = 1.08 USD', '$1 = 0.92 €'."""
+    for m in _STATED_RATE.finditer(text):
+        one = normalize_currency(m.group("one_a") or m.group("one_b"))
+        other = normalize_currency(m.group("cur_a") or m.group("cur_b"))
+        value = float((m.group("num_a") or m.group("num_b")).replace(",", "."))
+        if one == other or value <= 0:
+            continue
+        usd_per_eur = value if one == "EUR" else 1 / value
+        if 0.2 <= usd_per_eur <= 5:  # anything else is not a euro-dollar rate
+            return StatedRate(usd_per_eur=usd_per_eur, start=m.start(), end=m.end())
+    return None

@@ -16,7 +16,8 @@ _EXAMPLES = {
   gpu-advisor cost rent H100 --hours 20
   gpu-advisor cost rent "RTX 4090" --hours 100 --currency USD --json
   gpu-advisor cost rent --rate "2,50 $/h" --hours 12 --currency EUR
-  gpu-advisor cost rent H100 --hours 10 --kind spot""",
+  gpu-advisor cost rent H100 --hours 10 --kind spot
+  gpu-advisor cost rent H100 --gpus 8 --hours 264 --rate 2.85 --currency USD""",
     "spot": """examples:
   gpu-advisor cost spot --hours 24 --spot 0.80 --dedicated 2.50 --currency USD
   gpu-advisor cost spot --hours 24 --spot 0.80 --dedicated 2.50 --checkpoint 0.5 --json
@@ -73,6 +74,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("gpu", nargs="?", help="GPU name, e.g. H100 or 'RTX 4090'")
     p.add_argument("--hours", required=True, help="hours of rental")
     p.add_argument("--rate", help="price per hour, e.g. 2.5 or '2,50 $/h' (skips the price data)")
+    p.add_argument(
+        "--gpus", type=int, default=1, metavar="N", help="GPUs rented together (default 1)"
+    )
     p.add_argument(
         "--kind",
         help="only this kind of price: on-demand, spot, community, marketplace, serverless",
@@ -204,6 +208,7 @@ def _rent(args: argparse.Namespace) -> int:
         gpu=args.gpu,
         hours=hours,
         rate_per_hour=_amount(args.rate, args, "--rate"),
+        gpu_count=args.gpus,
         kind=args.kind,
         **_money(args),
     )

@@ -27,19 +27,27 @@ def register(sub: Any) -> None:
     """Add the `power`, `price` and `job` commands."""
     p = sub.add_parser(
         "power",
-        help="electricity cost of running a card you own, per day and month, against idle and renting",
+        help="electricity cost of running a card you own, per day, month and year, against idle and renting",
         description=(
             "Power (a sourced typical draw, else the TDP, or --watts) x hours x the electricity price "
-            "(--kwh-price, default GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH), per hour, day and month; the "
-            "extra cost over leaving the card idle; and the electricity per hour next to renting the same card."
+            "(--kwh-price, default GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH), plus the idle draw over "
+            "--idle-hours, per hour, day, month and year; the extra cost over leaving the card idle; and "
+            "the electricity per hour next to renting the same card (--rent-rate, default the price data's)."
         ),
-        epilog="examples: gpu-advisor power 3090 | gpu-advisor power 4090 --hours 24 --kwh-price 0.30 --json",
+        epilog="examples: gpu-advisor power 3090 | gpu-advisor power 4090 --hours 24 --kwh-price 0.30 --json"
+        " | gpu-advisor power 3090 --watts 350 --idle-watts 30 --hours 2 --idle-hours 22",
     )
     p.add_argument("gpu", nargs="+", metavar="GPU")
     p.add_argument("--gpus", type=int, default=1, metavar="N", help="number of such cards")
     p.add_argument("--watts", type=float, help="draw per card while working")
     p.add_argument("--idle-watts", type=float, help="draw per card while idle")
     p.add_argument("--hours", type=float, metavar="H", help="hours of work per day (default 8)")
+    p.add_argument(
+        "--idle-hours", type=float, metavar="H", help="hours per day on but idle (default 0: off)"
+    )
+    p.add_argument(
+        "--rent-rate", type=float, metavar="PRICE", help="price per hour of renting one such card"
+    )
     p.add_argument("--kwh-price", type=float, metavar="PRICE", help="electricity price per kWh")
     _money_flags(p)
     add_json_flag(p)
@@ -144,7 +152,8 @@ def _power(args: argparse.Namespace) -> int:
     from assistant.tools.power import PowerQuery, power_cost
 
     fields = {"gpu": " ".join(args.gpu), "gpu_count": args.gpus, "power_w": args.watts, "idle_w": args.idle_watts,
-              "hours_per_day": args.hours, "electricity_price_per_kwh": args.kwh_price, **_money(args)}  # fmt: skip
+              "hours_per_day": args.hours, "idle_hours_per_day": args.idle_hours, "rent_rate": args.rent_rate,
+              "electricity_price_per_kwh": args.kwh_price, **_money(args)}  # fmt: skip
     query = PowerQuery.model_validate(tool_defaults(PowerQuery, fields))
     return _finish(args, power_cost(query))
 

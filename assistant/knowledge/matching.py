@@ -373,16 +373,29 @@ def find_gpu_mentions(text: str) -> list[GpuCard]:
     return cards
 
 
-def _mentions(text: str) -> list[GpuCard]:
+def _mentions(text: str, where: list[tuple[GpuCard, int, int]] | None = None) -> list[GpuCard]:
     spans = _token_spans(text)
-    found, leftover = _scan(spans, text, long_tail=False)
+    found, leftover = _scan(spans, text, long_tail=False, where=where)
     if leftover:
-        found, _ = _scan(spans, text, long_tail=True)
+        if where is not None:
+            where.clear()
+        found, _ = _scan(spans, text, long_tail=True, where=where)
     return found
 
 
+def find_gpu_spans(text: str) -> list[tuple[GpuCard, int, int]]:
+    """Every place a card is named: (card, start, end), the span covering the words of its name,
+    in order (a card named twice appears twice). Laptop variants are not swapped in here."""
+    where: list[tuple[GpuCard, int, int]] = []
+    _mentions(text, where)
+    return where
+
+
 def _scan(
-    spans: list[tuple[str, int, int]], text: str, long_tail: bool
+    spans: list[tuple[str, int, int]],
+    text: str,
+    long_tail: bool,
+    where: list[tuple[GpuCard, int, int]] | None = None,
 ) -> tuple[list[GpuCard], bool]:
     """Cards in the token stream, and whether a model-like word stayed unexplained."""
     indexes: list[Index | _LongTailIndex] = [_curated_index()]
@@ -432,6 +445,8 @@ def _scan(
             end += 1
         if hit_card not in found:
             found.append(hit_card)
+        if where is not None:
+            where.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
 

@@ -17,7 +17,7 @@ from assistant.knowledge.prices import (
     purchase_price,
 )
 from assistant.knowledge.sources import Source
-from assistant.money import configured_electricity_price, format_money
+from assistant.money import configured_electricity_price, format_money, format_unit_price
 from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
     MAX_PRICE,
@@ -194,7 +194,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     if kwh_price is None:  # a Python caller that gave none: the configured price
         kwh_price = configured_electricity_price(cur, usd_per_eur)
     assumptions.append(
-        f"Electricity: {format_money(kwh_price, cur, decimals=3)} per kWh (the question's, else "
+        f"Electricity: {format_unit_price(kwh_price, cur)} per kWh (the question's, else "
         "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
     )
     if q.resale_value is not None:

@@ -67,7 +67,7 @@ STORAGE_SOURCE = Source(
 
 
 class RentQuery(MoneyQuery):
-    """Cost of renting one GPU for a number of hours."""
+    """Cost of renting one or several GPUs of a kind for a number of hours."""
 
     gpu: str | None = Field(
         default=None, max_length=200, description="GPU to rent, e.g. 'H100' or 'RTX 4090'"
@@ -79,6 +79,7 @@ class RentQuery(MoneyQuery):
         le=MAX_RATE,
         description="Known price per GPU-hour in `currency` (skips the price data)",
     )
+    gpu_count: int = Field(default=1, ge=1, le=1024, description="GPUs rented together")
     kind: Kind | None = Field(
         default=None,
         description="Restrict the price data to one kind (on-demand, spot, community, marketplace, serverless...)",
@@ -99,8 +100,9 @@ class RentCost(CostResult):
     message: str | None = None
     suggestions: list[str] = Field(default_factory=list)
     hours: float
+    gpu_count: int = Field(default=1, description="GPUs rented; costs cover all of them")
     kind: str | None = None
-    rate_low: float | None = None
+    rate_low: float | None = Field(default=None, description="Per GPU-hour")
     rate_high: float | None = None
     rate_typical: float | None = None
     cost_low: float | None = None
@@ -110,17 +112,21 @@ class RentCost(CostResult):
 
 
 def rent_cost(q: RentQuery) -> RentCost:
-    """Cost of renting a GPU for `hours`: low / typical / high from sourced prices, or from a given rate."""
+    """Cost of renting `gpu_count` GPUs for `hours`: GPUs × hours × the price per GPU-hour, low /
+    typical / high from sourced prices, or one figure from a given rate."""
     cur, usd_per_eur, assumptions = money_context(q)
     name = canonical_gpu(q.gpu) if q.gpu else None
+    n = q.gpu_count
     common = {
         "currency": cur,
         "usd_per_eur": usd_per_eur,
         "hours": q.hours,
+        "gpu_count": n,
         "assumptions": assumptions,
     }
+    who = f"{n} × {name or q.gpu or 'GPU'} " if n > 1 else ""
     if q.rate_per_hour is not None:
-        cost = q.rate_per_hour * q.hours
+        cost = q.rate_per_hour * q.hours * n
         return RentCost(
             gpu=name or q.gpu,
             found=True,
@@ -132,7 +138,10 @@ def rent_cost(q: RentQuery) -> RentCost:
             cost_high=cost,
             cost_typical=cost,
             n_prices=0,
-            summary=f"{q.hours:g} h at {format_money(q.rate_per_hour, cur)}/h = {format_money(cost, cur)}.",
+            summary=(
+                f"{who}{q.hours:g} h at {format_money(q.rate_per_hour, cur)}/GPU-h = "
+                f"{format_money(cost, cur)}."
+            ),
             **common,
         )
     assert q.gpu is not None
@@ -160,7 +169,7 @@ def rent_cost(q: RentQuery) -> RentCost:
         + ("spot and reserved capacity excluded." if q.kind is None else f"kind '{q.kind}' only.")
         + f" Low and high are the extremes of {rng.n} figures; typical is their median."
     )
-    low, high, typ = rng.low * q.hours, rng.high * q.hours, rng.typical * q.hours
+    low, high, typ = (rate * q.hours * n for rate in (rng.low, rng.high, rng.typical))
     return RentCost(
         gpu=name,
         found=True,
@@ -174,8 +183,8 @@ def rent_cost(q: RentQuery) -> RentCost:
         n_prices=rng.n,
         sources=rng.sources,
         summary=(
-            f"{name} for {q.hours:g} h: {format_money(low, cur)} – {format_money(high, cur)}, "
-            f"typically {format_money(typ, cur)} ({format_money(rng.typical, cur)}/h)."
+            f"{who or name + ' '}for {q.hours:g} h: {format_money(low, cur)} – {format_money(high, cur)}, "
+            f"typically {format_money(typ, cur)} ({format_money(rng.typical, cur)}/h per GPU)."
         ),
         **common,
     )
@@ -208,7 +217,6 @@ class ForgottenQuery(MoneyQuery):
 class ForgottenCost(RentCost):
     """What a forgotten instance costs."""
 
-    gpu_count: int = 1
     corpus_note: str | None = None
     corpus_note_fr: str | None = Field(default=None, description="The corpus note in French")
 
@@ -220,16 +228,12 @@ def forgotten_instance(q: ForgottenQuery) -> ForgottenCost:
             gpu=q.gpu,
             hours=q.hours,
             rate_per_hour=q.rate_per_hour,
+            gpu_count=q.gpu_count,
             currency=q.currency,
             usd_per_eur=q.usd_per_eur,
         )
     )
-    data = rent.model_dump()
-    for key in ("cost_low", "cost_high", "cost_typical"):
-        if data[key] is not None:
-            data[key] *= q.gpu_count
-    data["gpu_count"] = q.gpu_count
-    result = ForgottenCost(**data)
+    result = ForgottenCost(**rent.model_dump())
     if q.hours == WEEKEND_HOURS:
         result.assumptions.append(
             "A weekend is taken as 48 hours (Friday evening to Sunday evening)."

@@ -8,17 +8,24 @@ from pydantic import Field
 from assistant.knowledge.prices import hourly_price_range
 from assistant.knowledge.running import load_running_costs
 from assistant.knowledge.sources import Source, dedupe_sources
-from assistant.money import configured_electricity_price, format_money
+from assistant.money import (
+    configured_electricity_price,
+    format_money,
+    format_number,
+    format_unit_price,
+)
 from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, money_context
 
+DAYS_PER_YEAR = 365.0
+
 FORMULA = (
-    "cost = watts ÷ 1000 × hours × price per kWh; per month = per day × days; extra over idle = "
+    "cost = (watts × hours + idle watts × idle hours) ÷ 1000 × cards × price per kWh; per month = per day × days; extra over idle = "
     "(watts − idle watts) ÷ 1000 × hours × price per kWh"
 )
 
 
 FORMULA_FR = (
-    "coût = watts ÷ 1000 × heures × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
+    "coût = (watts × heures + watts au repos × heures au repos) ÷ 1000 × cartes × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
     "au repos = (watts − watts au repos) ÷ 1000 × heures × prix du kWh"
 )
 
@@ -40,6 +47,12 @@ class PowerQuery(MoneyQuery):
     hours_per_day: float | None = Field(
         default=None, gt=0, le=24, description="Hours of work per day (default 8)"
     )
+    idle_hours_per_day: float = Field(
+        default=0,
+        ge=0,
+        le=24,
+        description="Hours per day the card is on but idle (e.g. 24 - hours_per_day for a machine left on); 0: off when not working",
+    )
     days_per_month: float = Field(
         default=DAYS_PER_MONTH, gt=0, le=31, description="Days in a month"
     )
@@ -48,6 +61,12 @@ class PowerQuery(MoneyQuery):
         ge=0,
         le=100,
         description="Electricity price per kWh in `currency` (the caller fills the configured one)",
+    )
+    rent_rate: float | None = Field(
+        default=None,
+        gt=0,
+        le=10_000,
+        description="Price per hour of renting one such card, to compare with (default: the price data's typical)",
     )
 
 
@@ -63,16 +82,21 @@ class PowerCost(CostResult):
     power_basis: str | None = Field(default=None, description="typical (sourced) / TDP / given")
     idle_w: float | None = None
     hours_per_day: float | None = None
+    idle_hours_per_day: float = 0.0
     electricity_price_per_kwh: float | None = None
     kwh_per_day: float | None = None
+    kwh_per_month: float | None = None
     cost_per_hour: float | None = None
     cost_per_day: float | None = None
     cost_per_month: float | None = None
+    cost_per_year: float | None = Field(default=None, description="Per day × 365")
     extra_over_idle_per_day: float | None = None
     extra_over_idle_per_month: float | None = None
     rent_rate: float | None = Field(
-        default=None, description="Typical rental price per hour, same card"
+        default=None,
+        description="Rental price per hour of the cards: the given rate, else the typical",
     )
+    rent_rate_given: bool = Field(default=False, description="Whether rent_rate is the caller's")
     electricity_share_of_rent: float | None = Field(
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
@@ -141,11 +165,12 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if price is None:  # a Python caller that gave none: the configured price
         price = configured_electricity_price(cur, rate)
     assumptions.append(
-        f"Electricity: {format_money(price, cur, decimals=3)} per kWh (the question's, else "
+        f"Electricity: {format_unit_price(price, cur)} per kWh (the question's, else "
         "GPU_ADVISOR_ELECTRICITY_PRICE_PER_KWH)."
     )
     n = q.gpu_count
-    kwh_day = watts * n / 1000 * hours
+    idle_hours = min(q.idle_hours_per_day, 24 - hours)
+    kwh_day = (watts * hours + idle * idle_hours) * n / 1000
     per_hour = watts * n / 1000 * price
     per_day = kwh_day * price
     extra_day = (watts - idle) * n / 1000 * hours * price
@@ -153,7 +178,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
         f"A month is {q.days_per_month:g} days; only the card's own draw is counted, not the rest of the machine."
     )
     rent = share = None
-    if card is not None:
+    if q.rent_rate is not None:
+        rent = q.rent_rate * n
+        share = per_hour / rent
+    elif card is not None:
         rng = hourly_price_range(card.name, currency=cur, usd_per_eur=rate)
         if rng is not None:
             rent = rng.typical * n
@@ -161,16 +189,28 @@ def power_cost(q: PowerQuery) -> PowerCost:
             sources += rng.sources[:3]
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
+    per_month, per_year = per_day * q.days_per_month, per_day * DAYS_PER_YEAR
+    idle_en = f" and idle at {idle * n:g} W for {idle_hours:g} h" if idle_hours else ""
+    idle_fr = f" et au repos à {idle * n:g} W pendant {idle_hours:g} h" if idle_hours else ""
     summary = (
-        f"Running {who} at {watts * n:g} W for {hours:g} h a day costs {format_money(per_day, cur)} a day "
-        f"and {format_money(per_day * q.days_per_month, cur)} a month at {format_money(price, cur, decimals=3)}/kWh "
-        f"({format_money(extra_day * q.days_per_month, cur)} a month more than leaving it idle)."
+        f"Running {who} at {watts * n:g} W for {hours:g} h a day{idle_en} costs {format_money(per_day, cur)} a day, "
+        f"{format_money(per_month, cur)} a month and {format_money(per_year, cur)} a year at "
+        f"{format_unit_price(price, cur)}/kWh ({format_number(kwh_day, 2)} kWh a day"
+        + (
+            ")."
+            if idle_hours
+            else f"; {format_money(extra_day * q.days_per_month, cur)} a month more than leaving it idle)."
+        )
     )
     summary_fr = (
-        f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour coûte {format_money(per_day, cur, 'fr')} "
-        f"par jour et {format_money(per_day * q.days_per_month, cur, 'fr')} par mois à "
-        f"{format_money(price, cur, 'fr', decimals=3)} le kWh ({format_money(extra_day * q.days_per_month, cur, 'fr')} "
-        "de plus par mois que de la laisser au repos)."
+        f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour{idle_fr} coûte {format_money(per_day, cur, 'fr')} "
+        f"par jour, {format_money(per_month, cur, 'fr')} par mois et {format_money(per_year, cur, 'fr')} par an à "
+        f"{format_unit_price(price, cur, 'fr')} le kWh ({format_number(kwh_day, 2, 'fr')} kWh par jour"
+        + (
+            ")."
+            if idle_hours
+            else f" ; {format_money(extra_day * q.days_per_month, cur, 'fr')} de plus par mois que de la laisser au repos)."
+        )
     )
     if rent is not None and share is not None:
         summary += (
@@ -183,11 +223,13 @@ def power_cost(q: PowerQuery) -> PowerCost:
         )
     return PowerCost(
         gpu=name, power_w=watts, power_basis=basis, idle_w=idle, hours_per_day=hours,
-        electricity_price_per_kwh=price, kwh_per_day=kwh_day, cost_per_hour=per_hour,
-        cost_per_day=per_day, cost_per_month=per_day * q.days_per_month,
+        idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
+        kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
+        cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
-        rent_rate=rent, electricity_share_of_rent=share,
+        rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
+                "idle_hours_per_day": idle_hours,
                 "price_per_kwh": price, "days_per_month": q.days_per_month},
         summary=summary, summary_fr=summary_fr, assumptions=assumptions,
         sources=dedupe_sources(sources), **base,

@@ -30,6 +30,22 @@ def test_rent_with_a_given_rate() -> None:
     assert any("1 EUR = 1.08 USD" in a for a in r.assumptions)
 
 
+def test_rent_several_gpus_at_a_given_rate() -> None:
+    # 4 GPUs x 336 h x $1.60 = $2,150.40
+    r = rent_cost(RentQuery(gpu="A100", hours=336, rate_per_hour=1.6, gpu_count=4, **USD))
+    assert r.gpu_count == 4
+    assert r.cost_typical == pytest.approx(2150.4)
+    assert r.rate_typical == 1.6  # the rate stays per GPU-hour
+    assert "$2,150.40" in r.summary
+
+
+def test_rent_several_gpus_from_the_price_data() -> None:
+    one = rent_cost(RentQuery(gpu="H100", hours=10, **USD))
+    three = rent_cost(RentQuery(gpu="H100", hours=10, gpu_count=3, **USD))
+    assert three.cost_low == pytest.approx(3 * (one.cost_low or 0))
+    assert three.cost_typical == pytest.approx(3 * (one.cost_typical or 0))
+
+
 def test_rent_from_the_corpus_range_in_euros() -> None:
     # H100 2–5 $/h; 20 h → 40–100 $ → 37.04–92.59 € at 1.08
     r = rent_cost(RentQuery(gpu="H100", hours=20, kind="indicative", **EUR))

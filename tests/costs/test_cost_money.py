@@ -13,7 +13,9 @@ from assistant.money import (
     Money,
     convert,
     format_money,
+    format_unit_price,
     normalize_currency,
+    parse_exchange_rate,
     parse_money,
     rate_assumption,
 )
@@ -101,7 +103,14 @@ def test_normalize_currency_unknown() -> None:
         ("my RTX 4090 for 200 €", 200.0, "EUR", None),
         ("under 2k€", 2000.0, "EUR", None),
         ("a $1.5k budget", 1500.0, "USD", None),
-        ("électricité à 0,25 €/kWh", 0.25, "EUR", None),
+        ("électricité à 0,25 €/kWh", 0.25, "EUR", "kwh"),
+        ("power costs 12 cents/kWh here", 0.12, "USD", "kwh"),
+        ("on paie 19 centimes le kWh", 0.19, "EUR", "kwh"),
+        ("about 22 ct/kWh", 0.22, "EUR", "kwh"),
+        ("the kWh costs $0.41", 0.41, "USD", "kwh"),
+        ("le kWh est à 0,1952 €", 0.1952, "EUR", "kwh"),
+        ("rented at $3.10/GPU-hour", 3.10, "USD", "hour"),
+        ("louées 1,95 € par GPU-heure", 1.95, "EUR", "hour"),
     ],
 )
 def test_parse_money(text: str, amount: float, currency: str, per: str | None) -> None:
@@ -145,3 +154,39 @@ def test_parse_money_never_raises(text: str) -> None:
 
 def test_parse_money_absurdly_long_number() -> None:
     assert parse_money("9" * 400 + " €") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "usd_per_eur"),
+    [
+        ("convert with 1 € = 1,12 $", 1.12),
+        ("at 1 EUR = 1.05 USD please", 1.05),
+        ("taux : 1 $ = 0,80 €", 1.25),
+        ("1€=1.1$", 1.1),
+    ],
+)
+def test_parse_exchange_rate(text: str, usd_per_eur: float) -> None:
+    stated = parse_exchange_rate(text)
+    assert stated is not None
+    assert stated.usd_per_eur == pytest.approx(usd_per_eur)
+    assert text[stated.start : stated.end].startswith(("1", "$"))
+
+
+def test_parse_exchange_rate_needs_two_currencies() -> None:
+    assert parse_exchange_rate("I have 1 € and 5 $") is None
+    assert parse_exchange_rate("1 € = 1 €") is None
+
+
+@pytest.mark.parametrize(
+    ("amount", "lang", "expected"),
+    [
+        (0.2516, "fr", "0,2516\u00a0€"),
+        (0.32, "en", "€0.32"),
+        (0.155, "en", "€0.155"),
+        (0.3, "en", "€0.30"),
+    ],
+)
+def test_format_unit_price_keeps_the_given_precision(
+    amount: float, lang: str, expected: str
+) -> None:
+    assert format_unit_price(amount, "EUR", lang) == expected  # type: ignore[arg-type]

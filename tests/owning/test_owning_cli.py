@@ -69,3 +69,26 @@ def test_bad_input_exits_2(
 ) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_power_idle_hours_and_rent_rate_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    # (300 W x 5 h + 25 W x 19 h) / 1000 = 1.975 kWh a day x 0.20 = 0.395 a day
+    code, out, _ = run(
+        capsys, "power", "3090", "--watts", "300", "--idle-watts", "25", "--hours", "5",
+        "--idle-hours", "19", "--kwh-price", "0.20", "--rent-rate", "0.40", "--currency", "USD",
+        "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["kwh_per_day"] == pytest.approx(1.975)
+    assert data["cost_per_day"] == pytest.approx(0.395)
+    assert data["rent_rate"] == 0.4 and data["rent_rate_given"] is True
+
+
+def test_cost_rent_gpus_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    # 6 x 50 h x $2 = $600
+    code, out, _ = run(
+        capsys, "cost", "rent", "H100", "--gpus", "6", "--hours", "50", "--rate", "2",
+        "--currency", "USD", "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0 and data["gpu_count"] == 6 and data["cost_typical"] == pytest.approx(600)

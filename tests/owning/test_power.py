@@ -63,3 +63,42 @@ def test_more_hours_never_cost_less(h1: float, h2: float, price: float) -> None:
     )
     assert (b.cost_per_month or 0) >= (a.cost_per_month or 0)
     assert (b.extra_over_idle_per_month or 0) >= (a.extra_over_idle_per_month or 0) >= 0
+
+
+def test_an_always_on_card_pays_its_idle_hours_too() -> None:
+    # 300 W x 5 h + 20 W x 19 h = 1.88 kWh a day; x 0.30 = 0.564 a day, 16.92 a month (30 days),
+    # 205.86 a year (365 days)
+    r = power_cost(
+        PowerQuery(
+            gpu="RTX 3090",
+            power_w=300,
+            idle_w=20,
+            hours_per_day=5,
+            idle_hours_per_day=19,
+            electricity_price_per_kwh=0.30,
+            **EUR,
+        )  # fmt: skip
+    )
+    assert r.idle_hours_per_day == 19
+    assert r.kwh_per_day == pytest.approx(1.88)
+    assert r.kwh_per_month == pytest.approx(56.4)
+    assert r.cost_per_day == pytest.approx(0.564)
+    assert r.cost_per_month == pytest.approx(16.92)
+    assert r.cost_per_year == pytest.approx(205.86)
+    assert r.inputs["idle_hours_per_day"] == 19
+
+
+def test_idle_hours_never_exceed_the_rest_of_the_day() -> None:
+    r = power_cost(
+        PowerQuery(
+            gpu="RTX 3090",
+            power_w=300,
+            idle_w=20,
+            hours_per_day=10,
+            idle_hours_per_day=20,
+            electricity_price_per_kwh=0.30,
+            **EUR,
+        )  # fmt: skip
+    )
+    assert r.idle_hours_per_day == 14
+    assert r.kwh_per_day == pytest.approx(3.0 + 0.28)

@@ -13,6 +13,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
+from assistant.agent.offline.quantities import (
+    count_before,
+    idle_hours,
+    phrase_spans,
+    read_energy,
+    read_power,
+    repeats_per_year,
+)
+from assistant.money import parse_exchange_rate
 
 Condition = Literal["used", "new"]
 Mode = Literal["buy", "rent"]
@@ -23,6 +32,7 @@ class MoneyMention(BaseModel):
     high: float | None = None
     currency: Literal["EUR", "USD"]
     per_hour: bool = False
+    per: Literal["hour", "day", "month", "kwh"] | None = None
     text: str = ""
 
 
@@ -52,10 +62,30 @@ class Entities(BaseModel):
     )
     context_tokens: int | None = None
     batch_size: int | None = None
-    power_w: float | None = None
+    power_w: float | None = Field(default=None, description="The working draw, in watts")
+    idle_w: float | None = Field(default=None, description="The draw while idle, in watts")
+    card_power_w: dict[str, float] = Field(
+        default_factory=dict, description="A card's own watts: '1080 Ti (250 W)'"
+    )
+    work_hours_per_day: float | None = Field(
+        default=None, description="Working hours a day, when the message also gives idle hours"
+    )
+    idle_hours_per_day: float | None = Field(
+        default=None, description="Hours a day on but idle: '24h/24', 'idle 22 h a day'"
+    )
     gpu_count: int | None = Field(
         default=None, description="How many of the card: 'two 3090s', '8x H100'"
     )
+    gpu_counts: dict[str, int] = Field(default_factory=dict, description="How many of each card")
+    usd_per_eur: float | None = Field(default=None, description="A rate stated: '1 € = 1,08 $'")
+    electricity_price: MoneyMention | None = Field(
+        default=None, description="The price per kWh: '$0.32/kWh', '15 cents/kWh'"
+    )
+    energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
+    energy_period: Literal["day", "month", "year"] | None = None
+    repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
+    energy_card: str | None = Field(default=None, description="The card the energy figure is about")
 
     @property
     def total_hours(self) -> float | None:
@@ -66,6 +96,8 @@ class Entities(BaseModel):
 
     @property
     def hours_per_day(self) -> float | None:
+        if self.work_hours_per_day is not None:
+            return self.work_hours_per_day
         for d in self.durations:
             if d.per_day is not None:
                 return d.per_day
@@ -77,7 +109,13 @@ class Entities(BaseModel):
 
     @property
     def budgets(self) -> list[MoneyMention]:
-        return [m for m in self.money if not m.per_hour]
+        return [m for m in self.money if m.per is None]
+
+    def count_of(self, card: str) -> int | None:
+        """How many of this card the message names ('8x H100'), else the message's one count."""
+        if card in self.gpu_counts:
+            return self.gpu_counts[card]
+        return None if self.gpu_counts else self.gpu_count
 
     def has_facts(self) -> bool:
         """Whether the message names anything the tools can work with."""
@@ -149,7 +187,6 @@ _CONTEXT = re.compile(
     re.I,
 )
 _BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
-_POWER = re.compile(r"\b(\d{2,4})\s*w(?:atts?)?\b", re.I)
 _EXPONENT = re.compile(
     r"\b(\d+(?:[.,]\d+)?)\s*(?:\^|\*\*)\s*(\d{1,3})\b|\b(\d+(?:\.\d+)?)e(\d{1,3})\b"
 )
@@ -182,6 +219,7 @@ def _money(text: str) -> list[MoneyMention]:
                 high=p.high,
                 currency=p.currency,
                 per_hour=p.per == "hour",
+                per=p.per,
                 text=p.text,
             )
         )
@@ -214,28 +252,36 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
     return known, unknown, suggestions
 
 
-_COUNT_WORDS = {
-    "two": 2, "deux": 2, "dual": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
-    "six": 6, "eight": 8, "huit": 8, "2": 2, "3": 3, "4": 4, "6": 6, "8": 8, "16": 16,
-}  # fmt: skip
-_COUNT_BEFORE = re.compile(
-    r"\b(two|deux|dual|three|trois|four|quatre|six|eight|huit|2|3|4|6|8|16)\s*(?:[x×]\s*)?"
-    r"(?:\d{1,3}\s*(?:gb|go|gib)\s+)?(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon)\s+)?$",
-    re.IGNORECASE,
-)
+# "8xH100", "2x4090": a count glued to the card's name
+_GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×])(?=[a-z]{0,4}\d)", re.I)
 
 
-def _gpu_count(text: str) -> int | None:
-    """How many cards of a kind the message names ("deux RTX 3090", "8x H100", "two 4090s")."""
-    from assistant.knowledge.matching import find_gpu_mentions
+def _card_spans(text: str) -> list[tuple[str, int, int]]:
+    """Each card's name where the message writes it: (catalog or written name, start, end)."""
+    from assistant.knowledge.matching import find_gpu_spans, match_gpu
 
-    spans = _covered_spans(text, find_gpu_mentions(text))
-    spans += [(m.start(), m.end()) for m in _CARD_LIKE.finditer(text)]
-    for start, _ in sorted(spans):
-        m = _COUNT_BEFORE.search(text[max(0, start - 32) : start])
-        if m:
-            return _COUNT_WORDS[m.group(1).lower()]
-    return None
+    spans = []
+    for card, start, end in find_gpu_spans(text):
+        spans.append((card.name, start, end))
+    for m in _CARD_LIKE.finditer(text):
+        if any(s <= m.start() < e for _, s, e in spans):
+            continue
+        name = " ".join(m.group(0).split())
+        if _looks_like_memory_or_model(name, text, m.end()):
+            continue
+        known = match_gpu(name).gpu
+        spans.append((known.name if known else name, m.start(), m.end()))
+    return sorted(spans, key=lambda span: span[1])
+
+
+def _gpu_counts(spans: list[tuple[str, int, int]], text: str) -> dict[str, int]:
+    """How many of each card the message names ("deux RTX 3090", "8x H100", "16 H100")."""
+    counts: dict[str, int] = {}
+    for name, start, _ in spans:
+        count = count_before(text, start)
+        if count is not None and name not in counts:
+            counts[name] = count
+    return counts
 
 
 def _mask_cards(text: str) -> str:
@@ -318,15 +364,25 @@ def _float(text: str) -> float:
 
 def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
-    text = _expand_exponents(text)
+    text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
     gpus, unknown, suggestions = _gpus(text)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
-    ent.gpu_count = _gpu_count(text)
+    spans = _card_spans(text)
+    ent.gpu_counts = _gpu_counts(spans, text)
+    ent.gpu_count = next(iter(ent.gpu_counts.values()), None)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
+    stated = parse_exchange_rate(masked)
+    if stated is not None:  # "1 € = 1,08 $" is a rate, not two amounts
+        ent.usd_per_eur = stated.usd_per_eur
+        masked = _blank(masked, [(stated.start, stated.end)])
     ent.money = _money(masked)
-    ent.durations = parse_durations(masked)
+    ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
+    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked)))
+    energy = read_energy(text, spans)
+    if energy is not None:
+        ent.energy_kwh, ent.energy_period, ent.energy_card = energy.kwh, energy.period, energy.card
     ent.percentages = parse_percentages(text)
     for m in _PART.finditer(text):
         for g in m.groups():
@@ -337,6 +393,8 @@ def extract_entities(text: str) -> Entities:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
     buy, rent = _BUY.search(text), _RENT.search(text)
+    ent.buy_mentioned = bool(buy) or None
+    ent.repeats_per_year = repeats_per_year(text)
     if buy and not rent:
         ent.mode = "buy"
     elif rent and not buy:
@@ -364,10 +422,18 @@ def extract_entities(text: str) -> Entities:
     batch = _BATCH.search(text)
     if batch:
         ent.batch_size = int(batch.group(1))
-    power = _POWER.search(text)
-    if power:
-        ent.power_w = float(power.group(1))
+    power = read_power(text, spans)
+    ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
+    ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with these spans replaced by spaces (positions kept)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def _normalize_precision(raw: str) -> str:

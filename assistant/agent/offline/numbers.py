@@ -102,6 +102,7 @@ class Duration(BaseModel):
     per_day: float | None = Field(default=None, description="Hours per day when it is a rate")
     unit: str = "hour"
     count: float = 1.0
+    start: int = Field(default=0, description="Where it starts in the text")
 
 
 def _number(raw: str) -> float | None:
@@ -197,7 +198,7 @@ def parse_durations(text: str) -> list[Duration]:
             )
             taken.append(m.span())
     found.sort(key=lambda item: item[0])
-    return [d for _, d in found]
+    return [d.model_copy(update={"start": start}) for start, d in found]
 
 
 def parse_percentages(text: str) -> list[float]:

@@ -144,7 +144,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                     if PlannedCall(name, args) not in calls
                 )
                 break
-            name = skill.next_tool(ent)
+            name = skill.next_tool(ent, reading)
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):

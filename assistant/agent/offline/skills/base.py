@@ -60,7 +60,7 @@ class Skill(Generic[R]):
     slots: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     concepts: tuple[str, ...] = ()
-    fallback: str | Callable[[Entities], str | None] | None = None
+    fallback: str | Callable[[Entities, Reading], str | None] | None = None
     search_terms: SearchTerms | None = None
     combine: Callable[[list[R], str, Lang], str] | None = None
     examples_package: str = field(default="", compare=False)
@@ -83,10 +83,10 @@ class Skill(Generic[R]):
             return None
         return self.render(parsed, question, lang)
 
-    def next_tool(self, ent: Entities) -> str | None:
+    def next_tool(self, ent: Entities, reading: Reading) -> str | None:
         """The tool to try when this skill's builder finds nothing to call."""
         if callable(self.fallback):
-            return self.fallback(ent)
+            return self.fallback(ent, reading)
         return self.fallback
 
     def answer_many(self, payloads: list[Any], question: str, lang: Lang) -> list[str | None]:

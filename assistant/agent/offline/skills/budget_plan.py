@@ -88,13 +88,22 @@ def render(result: BudgetPlan, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    if not ent.budgets:
+    if not ent.budgets or _divides_by_rates(reading):
         return []
     parts = sorted(set(ent.parts)) or (
         list(range(1, ent.up_to_part + 1)) if ent.up_to_part else None
     )
     budget = ent.budgets[0]
     return [{"budget": budget.amount, "currency": budget.currency, "parts": parts}]
+
+
+def _divides_by_rates(reading: Reading) -> bool:
+    """A sum and the asker's own hourly rates: the hours each rate buys, not a plan (rent_cost)."""
+    return bool(reading.entities.hourly_rates)
+
+
+def _next(ent: Entities, reading: Reading) -> str | None:
+    return None if _divides_by_rates(reading) else "recommend_gpus"
 
 
 SKILL = Skill(
@@ -106,5 +115,5 @@ SKILL = Skill(
     slots=("money", "parts", "up_to_part"),
     needs=("money",),
     concepts=("budget", "learn"),
-    fallback="recommend_gpus",
+    fallback=_next,
 )

@@ -74,3 +74,28 @@ def price_unknown(
     text = message or ""
     name = text.split("'")[1] if "'" in text else "?"
     return render_unknown(name, suggestions, lang)
+
+
+def money_inputs(ent: Entities) -> dict[str, object]:
+    """The money inputs a question gives every cost tool: its currency, its exchange rate."""
+    return {"currency": currency_of(ent), "usd_per_eur": ent.usd_per_eur}
+
+
+def electricity_price(ent: Entities, currency: str | None) -> float | None:
+    """The question's price per kWh, in `currency` (at the question's exchange rate, if any)."""
+    from assistant.money import convert, normalize_currency
+
+    price = ent.electricity_price
+    if price is None:
+        return None
+    target = normalize_currency(currency) if currency else price.currency
+    return convert(price.amount, price.currency, target, ent.usd_per_eur)
+
+
+def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None:
+    """The hourly rate meant for the card at `index`: paired in order when the question gives one
+    rate per card ('A100 at 1.29 $/h and H100 at 2.49 $/h'), else the one rate given."""
+    rates = hourly_rates(ent)
+    if len(rates) > 1 and len(rates) == len(cards):
+        return rates[index]
+    return rates[0] if rates else None

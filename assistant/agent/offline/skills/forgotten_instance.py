@@ -8,8 +8,8 @@ from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
-    currency_of,
     hourly_rates,
+    money_inputs,
     named_cards,
     price_unknown,
 )
@@ -51,7 +51,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     rates = hourly_rates(ent)
     return [
         {"gpu": cards[0], "hours": ent.total_hours, "rate_per_hour": rates[0] if rates else None,
-         "currency": currency_of(ent), "gpu_count": ent.gpu_count}
+         "gpu_count": ent.count_of(cards[0]), **money_inputs(ent)}
     ]  # fmt: skip
 
 

@@ -197,7 +197,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [{"gpu": card, "topic": topic} for card in named_cards(ent)[:2] for topic in topics[:2]]
 
 
-def fallback(ent: Entities) -> str | None:
+def fallback(ent: Entities, reading: Reading) -> str | None:
     """A card without a named feature: its own feature list; a feature without a card: what has it."""
     if named_cards(ent):
         return "gpu_lookup"

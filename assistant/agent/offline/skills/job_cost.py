@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
-    currency_of,
     hourly_rates,
+    money_inputs,
     named_cards,
 )
 from assistant.agent.offline.texts import pick
@@ -71,9 +71,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     cards = named_cards(ent)
     rates = hourly_rates(ent)
-    return [{"model": model, "tokens": tokens, "gpu": cards[0] if cards else "H100",
-             "task": _TASKS.get(ent.method or "", "full_finetune"), "gpu_count": ent.gpu_count or 1,
-             "rate_per_hour": rates[0] if rates else None, "currency": currency_of(ent)}]  # fmt: skip
+    gpu = cards[0] if cards else "H100"
+    return [{"model": model, "tokens": tokens, "gpu": gpu,
+             "task": _TASKS.get(ent.method or "", "full_finetune"),
+             "gpu_count": ent.count_of(gpu) or 1, "rate_per_hour": rates[0] if rates else None,
+             **money_inputs(ent)}]  # fmt: skip
 
 
 SKILL = Skill(

@@ -1,45 +1,194 @@
-"""Electricity of a card you own: "how much does a 3090 cost to run per month?"."""
+"""Electricity of a card you own: "how much does a 3090 cost to run per month?", "1080 Ti (250 W)
+or 4060 Ti (165 W) at 0,27 €/kWh?"."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
     currency_of,
+    electricity_price,
+    hourly_rates,
     named_cards,
     render_unknown,
 )
-from assistant.agent.offline.texts import pick
+from assistant.agent.offline.skills.energy_check import check_energy
+from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
+from assistant.money import format_unit_price
 from assistant.tools.power import PowerCost
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
     from assistant.agent.offline.reading import Reading
 
+MAX_COMPARED = 2
+
+
+def _price(result: PowerCost, lang: Lang) -> str:
+    per_kwh = format_unit_price(result.electricity_price_per_kwh or 0.0, result.currency, lang)
+    return pick(lang, f"{per_kwh}/kWh", f"{per_kwh} le kWh")
+
+
+def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
+    """The asked period's cost first, with the asker's inputs: watts, hours, idle phase, price."""
+    cur, n = result.currency, result.gpu_count
+    who = f"{n} × {result.gpu}" if n > 1 else str(result.gpu)
+    watts = num((result.power_w or 0) * n, lang, 0)
+    use = pick(
+        lang,
+        f"{watts} W for {num(result.hours_per_day or 0, lang, 1)} h a day",
+        f"{watts} W pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
+    )
+    if result.idle_hours_per_day:
+        idle = num((result.idle_w or 0) * n, lang, 0)
+        use += pick(
+            lang,
+            f" + idle at {idle} W for {num(result.idle_hours_per_day, lang, 1)} h",
+            f" + au repos à {idle} W pendant {num(result.idle_hours_per_day, lang, 1)} h",
+        )
+    year, month, day = (money(v or 0.0, cur, lang) for v in
+                        (result.cost_per_year, result.cost_per_month, result.cost_per_day))  # fmt: skip
+    kwh = num(result.kwh_per_day or 0, lang, 2)
+    if yearly:
+        figures = pick(lang, f"{year} a year", f"{year} par an")
+        rest = pick(lang, f"{month} a month, {day} a day", f"{month} par mois, {day} par jour")
+    else:
+        figures = pick(lang, f"{month} a month", f"{month} par mois")
+        rest = pick(lang, f"{day} a day, {year} a year", f"{day} par jour, {year} par an")
+    return pick(
+        lang,
+        f"**{who} at {use}, at {_price(result, lang)}: {figures}** ({rest}; {kwh} kWh a day).",
+        f"**{who} à {use}, à {_price(result, lang)} : {figures}** ({rest} ; {kwh} kWh par jour).",
+    )
+
+
+def _rent_line(result: PowerCost, lang: Lang) -> str:
+    if result.rent_rate is None or result.cost_per_hour is None:
+        return ""
+    cur = result.currency
+    share = f"{(result.electricity_share_of_rent or 0) * 100:.0f}"
+    elec, rent = money(result.cost_per_hour, cur, lang), money(result.rent_rate, cur, lang)
+    if result.rent_rate_given:
+        hours = num(result.hours_per_day or 0, lang, 1)
+        days = result.inputs.get("days_per_month", 30.0)
+        month = money(result.rent_rate * (result.hours_per_day or 0) * days, cur, lang)
+        cheaper = result.cost_per_hour < result.rent_rate
+        return pick(
+            lang,
+            f"**Electricity is {elec}/h against {rent}/h to rent: "
+            + ("running your own is cheaper per hour" if cheaper else "renting is cheaper per hour")
+            + f"**: renting {hours} h a day costs {month} a month ({share}% of the rental price is "
+            "electricity at home; the purchase price aside).",
+            f"**L'électricité coûte {elec}/h contre {rent}/h en location : "
+            + (
+                "votre carte revient moins cher à l'heure"
+                if cheaper
+                else "la location revient moins cher à l'heure"
+            )
+            + f"** : louer {hours} h par jour coûte {month} par mois (l'électricité fait {share}\u202f% "
+            "du prix de location ; hors prix d'achat).",
+        )
+    return pick(
+        lang,
+        f"Electricity is {elec}/h against a typical {rent}/h to rent the same: {share}% of the "
+        "rental price.",
+        f"L'électricité coûte {elec}/h contre {rent}/h en général pour louer la même : "
+        f"{share}\u202f% du prix de location.",
+    )
+
 
 def render(result: PowerCost, question: str, lang: Lang) -> str:
-    """The monthly and daily cost first (the tool's own bilingual summary), then the assumptions."""
+    """The asked period's cost first (a year when the question asks per year), then the rest; an
+    energy figure the question states about this card is checked first."""
+    from assistant.agent.offline.entities import extract_entities
+
     if not result.found:
         if result.suggestions and result.gpu:
             return render_unknown(result.gpu, result.suggestions, lang)
         return pick(lang, result.summary, result.summary_fr)
-    text = "**" + pick(lang, result.summary, result.summary_fr).replace(". ", ".** ", 1)
-    if not text.rstrip().endswith("**") and text.count("**") == 1:
-        text += "**"
+    asked = extract_entities(question)
+    text = _lead(result, asks_per_year(question), lang)
+    if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
+        text = check_energy(result, asked.energy_kwh, asked.energy_period, lang) + "\n\n" + text
+    rent = _rent_line(result, lang)
     return "\n\n".join(
-        p for p in (text, assumptions_line(result.assumptions, result.usd_per_eur, lang)) if p
+        p
+        for p in (
+            text + (" " + rent if rent else ""),
+            assumptions_line(result.assumptions, result.usd_per_eur, lang),
+        )
+        if p
+    )
+
+
+def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
+    """Two cards' electricity side by side, and what the cheaper one saves."""
+    from assistant.agent.offline.entities import extract_entities
+
+    found = [r for r in results if r.found and r.cost_per_month is not None]
+    if len(found) != MAX_COMPARED or extract_entities(question).energy_kwh:
+        return ""
+    a, b = found
+    cur, yearly = a.currency, asks_per_year(question)
+    period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
+
+    def cost(r: PowerCost) -> float:
+        return (r.cost_per_year if yearly else r.cost_per_month) or 0.0
+
+    def card(r: PowerCost) -> str:
+        return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
+
+    cheap, dear = sorted((a, b), key=cost)
+    saving = money(cost(dear) - cost(cheap), cur, lang)
+    hours = num(a.hours_per_day or 0, lang, 1)
+    head = pick(
+        lang,
+        f"**At {_price(a, lang)} and {hours} h a day, {card(cheap)} costs {money(cost(cheap), cur, lang)} "
+        f"{period} in electricity against {money(cost(dear), cur, lang)} for {card(dear)}: {saving} "
+        f"{period} less.**",
+        f"**À {_price(a, lang)} et {hours} h par jour, {card(cheap)} coûte {money(cost(cheap), cur, lang)} "
+        f"{period} d'électricité contre {money(cost(dear), cur, lang)} pour {card(dear)} : {saving} "
+        f"{period} de moins.**",
+    )
+    lines = [f"- {_lead(r, yearly, lang).replace('**', '')}" for r in (a, b)]
+    return "\n\n".join(
+        p
+        for p in (head, "\n".join(lines), assumptions_line(a.assumptions, a.usd_per_eur, lang))
+        if p
     )
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    cards = named_cards(ent)
+    cards: list[str | None] = [*named_cards(ent)[:MAX_COMPARED]]
+    whole = reading.entities
+    if whole.energy_card and whole.energy_card not in cards:
+        cards = [whole.energy_card, *cards][:MAX_COMPARED]
     if not cards and ent.power_w is None:
         return []
-    return [{"gpu": cards[0] if cards else None, "power_w": ent.power_w, "hours_per_day": ent.hours_per_day,
-             "gpu_count": ent.gpu_count or 1, "currency": currency_of(ent)}]  # fmt: skip
+    currency = currency_of(ent)
+    alone = len(cards) <= 1
+    rates = hourly_rates(whole)
+    calls = []
+    for card in cards or [None]:
+        own = ent.card_power_w.get(card) if card else None
+        checked = card is not None and card == whole.energy_card
+        count = ent.gpu_count if card is None else (whole if checked else ent).count_of(card)
+        calls.append({
+            "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
+            "idle_w": ent.idle_w if alone else None,
+            # A stated energy figure is checked against the most the cards can draw: all day.
+            "hours_per_day": ent.hours_per_day or (HOURS_PER_DAY if checked else None),
+            "idle_hours_per_day": ent.idle_hours_per_day if alone else None,
+            "gpu_count": count or 1,
+            "currency": currency, "usd_per_eur": ent.usd_per_eur,
+            "electricity_price_per_kwh": electricity_price(ent, currency),
+            "rent_rate": rates[0] if len(rates) == 1 else None,
+        })  # fmt: skip
+    return calls
 
 
 SKILL = Skill(
@@ -47,6 +196,7 @@ SKILL = Skill(
     result=PowerCost,
     build=build,
     render=render,
+    combine=combine,
     search_hint="consommation électrique coût électricité",
     slots=("gpus", "unknown_gpus", "power_w", "durations", "gpu_count", "money"),
     needs=("gpus", "unknown_gpus", "power_w"),

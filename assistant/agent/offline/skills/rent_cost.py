@@ -9,13 +9,15 @@ from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
-    currency_of,
     hourly_rates,
+    money_inputs,
     named_cards,
     price_unknown,
+    rate_for,
 )
 from assistant.agent.offline.texts import hours, money, money_range, num, pick
 from assistant.language import Lang
+from assistant.money import Currency, convert
 from assistant.tools.cost import RentCost
 
 if TYPE_CHECKING:
@@ -24,15 +26,24 @@ if TYPE_CHECKING:
 
 
 def _hours_for_budget(result: RentCost, amount: float, gpu: str, lang: Lang) -> str:
-    """The question gives money, not hours: the hours it buys are the answer."""
-    cur = result.currency
-    typical = result.rate_typical or 0.0
-    low, high = result.rate_low, result.rate_high
+    """The question gives money, not hours: the hours it buys are the answer (÷ the GPUs)."""
+    cur, n = result.currency, result.gpu_count
+    typical = (result.rate_typical or 0.0) * n
+    low, high = (r * n if r else r for r in (result.rate_low, result.rate_high))
+    gpu = f"{n} × {gpu}" if n > 1 else gpu
     span = (
         f"{num(amount / high, lang, 0)}–{num(amount / low, lang, 0)} h"
         if low and high and low != high
         else ""
     )
+    if result.n_prices == 0:  # the asker's own rate: a plain division
+        return pick(
+            lang,
+            f"**{money(amount, cur, lang)} buys {num(amount / typical, lang, 0)} h of {gpu}** at "
+            f"{money(typical, cur, lang)}/h ({money(amount, cur, lang)} ÷ {money(typical, cur, lang)}).",
+            f"**{money(amount, cur, lang)} donnent {num(amount / typical, lang, 0)} h de {gpu}** à "
+            f"{money(typical, cur, lang)}/h ({money(amount, cur, lang)} ÷ {money(typical, cur, lang)}).",
+        )
     return pick(
         lang,
         f"**{money(amount, cur, lang)} buys about {num(amount / typical, lang, 0)} h of {gpu}**"
@@ -105,22 +116,16 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
             )
     cur = result.currency
     gpu = result.gpu or pick(lang, "the card", "la carte")
-    cost = money_range(result.cost_low, result.cost_high, cur, lang)
-    text = pick(
-        lang,
-        f"**Renting {gpu} for {hours(result.hours, lang)}: {cost}**",
-        f"**Louer {gpu} pendant {hours(result.hours, lang)} : {cost}**",
-    )
-    if result.cost_typical is not None and result.cost_low != result.cost_high:
-        typical = (
-            f"{money(result.cost_typical, cur, lang)} ({money(result.rate_typical, cur, lang)}/h)"
-        )
-        text += pick(lang, f", typically {typical}", f", typiquement {typical}")
-    text += "."
+    asked = extract_entities(question)
+    text = _cost_sentence(result, gpu, _duration_words(result.hours, asked, lang), lang)
     # Amounts as the question reads them, card numbers aside ("a 5090 at 2500 €" is 2500 €).
-    budget = next((m for m in extract_entities(question).budgets if m.currency == cur), None)
+    budget = next((m for m in asked.budgets if m.currency == cur), None)
     if budget is not None and result.rate_typical and not parse_durations(question):
         text = _hours_for_budget(result, budget.amount, gpu, lang)
+    elif asked.usd_per_eur is not None and result.cost_typical is not None:
+        text += " " + _converted(result.cost_typical, cur, asked.usd_per_eur, lang)
+    if asked.repeats_per_year and result.cost_typical is not None:
+        text += " " + _per_year(result.cost_typical * asked.repeats_per_year, asked, cur, lang)
     if result.n_prices:
         rate = money_range(result.rate_low, result.rate_high, cur, lang)
         plural = "s" if result.n_prices > 1 else ""
@@ -134,13 +139,82 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     )
 
 
+def _duration_words(total: float, asked: Entities, lang: Lang) -> str:
+    """'11 days (264 h)' when the question counts in days, weeks or months; else '264 h'."""
+    said = next((d for d in asked.durations if d.hours == total and d.unit != "hour"), None)
+    if said is None:
+        return hours(total, lang)
+    return f"{said.text} ({hours(total, lang)})"
+
+
+def _cost_sentence(result: RentCost, gpu: str, duration: str, lang: Lang) -> str:
+    """'**8 × H100 for 11 days (264 h) at $2.85/GPU-h: $6,019.**', or the range of the data."""
+    cur, n = result.currency, result.gpu_count
+    who = f"{n} × {gpu}" if n > 1 else gpu
+    if result.n_prices == 0 and result.rate_typical is not None:
+        rate = f"{money(result.rate_typical, cur, lang)}/{pick(lang, 'GPU-h', 'h par GPU')}"
+        total = money(result.cost_typical or 0.0, cur, lang)
+        return pick(
+            lang,
+            f"**{who} for {duration} at {rate}: {total}**"
+            + (f" ({n} × {hours(result.hours, lang)} × {rate})." if n > 1 else "."),
+            f"**{who} pendant {duration} à {rate} : {total}**"
+            + (f" ({n} × {hours(result.hours, lang)} × {rate})." if n > 1 else "."),
+        )
+    cost = money_range(result.cost_low, result.cost_high, cur, lang)
+    text = pick(
+        lang,
+        f"**Renting {who} for {duration}: {cost}**",
+        f"**Louer {who} pendant {duration} : {cost}**",
+    )
+    if result.cost_typical is not None and result.cost_low != result.cost_high:
+        typical = (
+            f"{money(result.cost_typical, cur, lang)} ({money(result.rate_typical, cur, lang)}/h)"
+        )
+        text += pick(lang, f", typically {typical}", f", typiquement {typical}")
+    return text + "."
+
+
+def _converted(amount: float, cur: Currency, usd_per_eur: float, lang: Lang) -> str:
+    """The total in the other currency, at the rate the question states."""
+    other: Currency = "EUR" if cur == "USD" else "USD"
+    value = convert(amount, cur, other, usd_per_eur)
+    rate = f"1 € = {money(usd_per_eur, 'USD', lang)}"
+    return pick(
+        lang,
+        f"**In {'euros' if other == 'EUR' else 'dollars'}: {money(value, other, lang)}** at {rate}.",
+        f"**En {'euros' if other == 'EUR' else 'dollars'} : {money(value, other, lang)}** à {rate}.",
+    )
+
+
+def _per_year(total: float, asked: Entities, cur: Currency, lang: Lang) -> str:
+    """A job repeated N times a year: the yearly rental, and what buying would have to beat."""
+    n = num(asked.repeats_per_year or 0, lang, 0)
+    text = pick(
+        lang,
+        f"**At {n} runs a year: {money(total, cur, lang)} a year.**",
+        f"**À {n} exécutions par an : {money(total, cur, lang)} par an.**",
+    )
+    if asked.buy_mentioned:
+        text += pick(
+            lang,
+            " Buying is cheaper only if the hardware's price, minus its resale, plus its "
+            f"electricity and hosting, stays under {money(total, cur, lang)} for each year you "
+            "would keep it.",
+            " L'achat n'est moins cher que si le prix du matériel, moins sa revente, plus son "
+            f"électricité et son hébergement, reste sous {money(total, cur, lang)} par année "
+            "d'utilisation.",
+        )
+    return text
+
+
 def _quoted_rate(question: str) -> float | None:
     """A rate the user quotes without hours to spend it on: a price to judge, not to multiply."""
     from assistant.agent.offline.entities import extract_entities
 
     ent = extract_entities(question)
     rates = hourly_rates(ent)
-    if len(rates) != 1 or ent.total_hours or not named_cards(ent):
+    if len(rates) != 1 or ent.total_hours or ent.budgets or not named_cards(ent):
         return None
     return rates[0]
 
@@ -148,13 +222,17 @@ def _quoted_rate(question: str) -> float | None:
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     total = ent.total_hours or defaults().rent.hours
     # A quoted rate with no hours is compared with the data, so the tool reads the data's own.
-    rates = [] if _quoted_rate(reading.text) is not None else hourly_rates(ent)
-    cards: list[str | None] = list(named_cards(ent)) or [None]
+    judged = _quoted_rate(reading.text) is not None
+    whole = reading.entities
+    if len(hourly_rates(whole)) > 1 and len(hourly_rates(whole)) == len(named_cards(whole)):
+        ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
+    cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
     return [
-        {"gpu": card, "hours": total, "rate_per_hour": rates[0] if rates else None, "kind": kind,
-         "currency": currency_of(ent)}
-        for card in cards[:2]
+        {"gpu": card, "hours": total, "rate_per_hour": None if judged else rate_for(ent, cards, i),
+         "gpu_count": ent.count_of(card) if card else ent.gpu_count, "kind": kind,
+         **money_inputs(ent)}
+        for i, card in enumerate(cards)
     ]  # fmt: skip
 
 

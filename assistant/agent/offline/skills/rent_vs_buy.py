@@ -12,6 +12,7 @@ from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
     currency_of,
+    electricity_price,
     hourly_rates,
     named_cards,
     price_unknown,
@@ -182,7 +183,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [
         {"gpu": card, "hours_per_day": ent.hours_per_day, "condition": ent.condition,
          "rent_rate": rate, "purchase_price": prices[0] if prices else None,
-         "power_w": ent.power_w, "currency": currency}
+         "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
+         "usd_per_eur": ent.usd_per_eur,
+         "electricity_price_per_kwh": electricity_price(ent, currency)}
     ]  # fmt: skip
 
 

@@ -1,0 +1,187 @@
+"""The quantities of a cost or power question beyond amounts and durations: how many of each
+card, each card's own power figure, the idle draw and the hours spent idle, an always-on
+machine, a stated energy figure, and a question asking for a yearly figure.
+
+The words that decide (idle, always on, per year) are data in `quantities.toml`."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+from assistant.agent.offline.numbers import Duration
+
+# A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
+_COUNT_WORDS = {
+    "two": 2, "deux": 2, "dual": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
+    "five": 5, "cinq": 5, "six": 6, "eight": 8, "huit": 8, "ten": 10, "dix": 10,
+}  # fmt: skip
+_COUNT_BEFORE = re.compile(
+    r"(?<![\d.,$€/])\b(two|deux|dual|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|"
+    r"\d{1,3})\s*(?:[x×]\s*)?(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
+    r"(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon)\s+)?$",
+    re.IGNORECASE,
+)
+MAX_COUNT = 512
+_WATTS = re.compile(r"(?<![\d.,])(\d{2,4}(?:[.,]\d+)?)\s*w(?:atts?)?\b", re.I)
+_ENERGY = re.compile(r"(?<![\d.,$€])(\d{1,3}(?:[ ,\u202f]\d{3})+|\d+(?:[.,]\d+)?)\s*kwh\b", re.I)
+# How far after a card its own power figure may sit: "1080 Ti (250 W)", "4090 at full tilt (~350W".
+CARD_POWER_SPAN = 30
+IDLE_SPAN = 40
+HOURS_PER_DAY = 24.0
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> dict[str, re.Pattern[str]]:
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    out = {}
+    for key, table in tomllib.loads(text).items():
+        phrases = sorted(table["phrases"], key=len, reverse=True)
+        alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in phrases)
+        out[key] = re.compile(rf"(?<![\w/])(?:{alternatives})(?![\w/])", re.IGNORECASE)
+    return out
+
+
+def phrase_spans(kind: str, text: str) -> list[tuple[int, int]]:
+    """Where the phrases of one vocabulary list ('idle', 'always_on', 'per_year') occur."""
+    return [m.span() for m in _vocabulary()[kind].finditer(text)]
+
+
+def asks_per_year(text: str) -> bool:
+    return bool(phrase_spans("per_year", text))
+
+
+def count_before(text: str, start: int) -> int | None:
+    """The count written just before position `start` (a card's name), if any."""
+    m = _COUNT_BEFORE.search(text[max(0, start - 32) : start])
+    if not m:
+        return None
+    word = m.group(1).lower()
+    value = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    return value if 1 <= value <= MAX_COUNT else None
+
+
+@dataclass(frozen=True)
+class PowerFigures:
+    """The power figures of a message: the working draw, the idle draw, and each card's own."""
+
+    load_w: float | None = None
+    idle_w: float | None = None
+    card_w: dict[str, float] | None = None
+    idle_at: int | None = None
+
+
+def _watts(text: str) -> list[tuple[int, int, float]]:
+    """Every power figure: (start, end, watts)."""
+    return [
+        (m.start(), m.end(), float(m.group(1).replace(",", "."))) for m in _WATTS.finditer(text)
+    ]
+
+
+def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
+    """Working and idle watts, and the watts written right after each card's name."""
+    watts = _watts(text)
+    if not watts:
+        return PowerFigures()
+    idle_index = None
+    for start, end in phrase_spans("idle", text)[:1]:
+        # An idle word belongs to the nearest power figure, if one is close.
+        distance = [max(start - w_end, pos - end, 0) for pos, w_end, _ in watts]
+        nearest = min(range(len(watts)), key=distance.__getitem__)
+        if distance[nearest] <= IDLE_SPAN:
+            idle_index = nearest
+    load = [w for i, (_, _, w) in enumerate(watts) if i != idle_index]
+    card_w: dict[str, float] = {}
+    ordered = sorted(card_spans, key=lambda c: c[1])
+    for n, (name, _, end) in enumerate(ordered):
+        limit = min(end + CARD_POWER_SPAN, ordered[n + 1][1] if n + 1 < len(ordered) else len(text))
+        own = [w for i, (pos, _, w) in enumerate(watts) if end <= pos < limit and i != idle_index]
+        if own and name not in card_w:
+            card_w[name] = own[0]
+    idle = watts[idle_index] if idle_index is not None else None
+    return PowerFigures(
+        load_w=load[0] if load else None,
+        idle_w=idle[2] if idle else None,
+        card_w=card_w or None,
+        idle_at=idle[0] if idle else None,
+    )
+
+
+def idle_hours(
+    text: str, durations: list[Duration], figures: PowerFigures
+) -> tuple[float | None, float | None]:
+    """(working hours a day, idle hours a day) when the message gives an idle phase.
+
+    Two daily durations: the one nearer the idle figure is the idle one. An always-on machine:
+    the hours it does not work, it idles."""
+    daily = [d for d in durations if d.per_day is not None]
+    if figures.idle_w is None or not daily:
+        return None, None
+    if len(daily) >= 2 and figures.idle_at is not None:
+        at = figures.idle_at
+        idle = min(daily[:2], key=lambda d: abs(d.start - at))
+        work = next(d for d in daily[:2] if d is not idle)
+        return work.per_day, idle.per_day
+    work_hours = daily[0].per_day
+    if phrase_spans("always_on", text) and work_hours is not None:
+        return work_hours, max(0.0, HOURS_PER_DAY - work_hours)
+    return work_hours, None
+
+
+_PER_YEAR = {"year": 1.0, "an": 1.0, "month": 12.0, "mois": 12.0, "week": 52.0, "semaine": 52.0}
+_COUNT = r"\d{1,3}|" + "|".join(_COUNT_WORDS)
+
+
+@lru_cache(maxsize=1)
+def _repeats_pattern() -> re.Pattern[str]:
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    nouns = sorted(set(tomllib.loads(text)["repeated_job"]["phrases"]), key=len, reverse=True)
+    alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in nouns)
+    return re.compile(
+        rf"\b(?P<n>{_COUNT})\s+(?:such\s+|similar\s+|de\s+ces\s+|ces\s+|of\s+these\s+)?"
+        rf"(?:{alternatives})\s*(?:a|an|per|par|each|every|/|chaque)\s+(?P<per>{'|'.join(_PER_YEAR)})\b",
+        re.IGNORECASE,
+    )
+
+
+def repeats_per_year(text: str) -> float | None:
+    """How many times a year a job is repeated: 'four such runs a year', '2 fois par mois' (24)."""
+    m = _repeats_pattern().search(text)
+    if not m:
+        return None
+    word = m.group("n").lower()
+    count = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    return count * _PER_YEAR[m.group("per").lower()] if count else None
+
+
+@dataclass(frozen=True)
+class EnergyFigure:
+    """An energy figure the message states: 'monthly power alone is about 5,600 kWh'."""
+
+    kwh: float
+    period: Literal["day", "month", "year"]
+    card: str | None
+
+
+def read_energy(text: str, card_spans: list[tuple[str, int, int]]) -> EnergyFigure | None:
+    """The first energy figure (not a price per kWh), the period its sentence names (a month when
+    none), and the card named last before it."""
+    for m in _ENERGY.finditer(text):
+        if text[m.end() : m.end() + 3].lstrip().startswith("/"):
+            continue
+        raw = re.sub(r"[ \u202f]", "", m.group(1))
+        raw = raw.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", raw) else raw
+        start = max(text.rfind(c, 0, m.start()) for c in ".?!\n") + 1
+        ends = [i for i in (text.find(c, m.end()) for c in ".?!\n") if i >= 0]
+        sentence = text[start : min(ends, default=len(text))]
+        period: Literal["day", "month", "year"] = "month"
+        for kind, name in (("per_day", "day"), ("per_year", "year"), ("per_month", "month")):
+            if phrase_spans(kind, sentence):
+                period = name  # type: ignore[assignment]
+        before = [name for name, s, _ in card_spans if s < m.start()]
+        return EnergyFigure(float(raw.replace(",", ".")), period, before[-1] if before else None)
+    return None

@@ -1,0 +1,99 @@
+"""The quantities of cost and power questions: counts per card, days and weeks as hours, the
+asker's price per kWh in any form, idle and working phases, each card's own watts, a stated
+exchange rate and a stated energy figure."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.agent.offline.entities import extract_entities
+
+
+def test_count_days_and_rate_per_gpu_hour_en() -> None:
+    ent = extract_entities("Renting 4x A100 80GB for two weeks at $1.60/GPU-h, what's the bill?")
+    assert ent.gpu_counts == {"A100 80GB SXM4": 4}
+    assert ent.total_hours == 336.0
+    assert [(m.amount, m.currency) for m in ent.hourly_rates] == [(1.6, "USD")]
+
+
+def test_count_glued_to_the_card_and_a_count_per_card() -> None:
+    ent = extract_entities("2x4090 or 1x A6000 for a week?")
+    assert ent.gpu_counts == {"GeForce RTX 4090": 2, "RTX A6000": 1}
+    assert ent.count_of("GeForce RTX 4090") == 2
+    assert ent.total_hours == 168.0
+
+
+def test_count_and_days_fr() -> None:
+    ent = extract_entities("Louer 12 RTX 4090 pendant 5 jours à 0,45 €/h par GPU")
+    assert ent.gpu_counts == {"GeForce RTX 4090": 12}
+    assert ent.total_hours == 120.0
+    assert [(m.amount, m.currency) for m in ent.hourly_rates] == [(0.45, "EUR")]
+
+
+def test_a_price_before_a_card_is_not_a_count() -> None:
+    assert extract_entities("I saw it at $2.50 H100 price").gpu_counts == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("my kWh costs 0,2276 € at home", 0.2276, "EUR"),
+        ("we pay 18 cents/kWh", 0.18, "USD"),
+        ("le kWh est à 0,1952 €", 0.1952, "EUR"),
+        ("électricité 21 centimes le kWh", 0.21, "EUR"),
+        ("power at $0.41 per kWh", 0.41, "USD"),
+    ],
+)
+def test_electricity_price_in_any_form(text: str, amount: float, currency: str) -> None:
+    ent = extract_entities(text)
+    assert ent.electricity_price is not None
+    assert ent.electricity_price.amount == pytest.approx(amount)
+    assert ent.electricity_price.currency == currency
+    assert ent.budgets == []  # a price per kWh is not a budget
+
+
+def test_idle_and_working_phases_en() -> None:
+    ent = extract_entities(
+        "my 4090 idles at 25 W for 20 h a day and draws 400 W for 4 h a day, cost per year?"
+    )
+    assert (ent.power_w, ent.idle_w) == (400.0, 25.0)
+    assert (ent.hours_per_day, ent.idle_hours_per_day) == (4.0, 20.0)
+
+
+def test_always_on_machine_idles_the_rest_of_the_day_fr() -> None:
+    ent = extract_entities(
+        "Ma 4070 tourne jour et nuit : 15 W au repos, 200 W pendant 3 h par jour quand je joue"
+    )
+    assert (ent.power_w, ent.idle_w) == (200.0, 15.0)
+    assert (ent.hours_per_day, ent.idle_hours_per_day) == (3.0, 21.0)
+
+
+def test_each_card_its_own_watts() -> None:
+    ent = extract_entities("Is a 3080 (320 W) or a 4070 (200 W) cheaper to run?")
+    assert ent.card_power_w == {"GeForce RTX 3080": 320.0, "GeForce RTX 4070": 200.0}
+    assert ent.idle_w is None
+
+
+def test_stated_exchange_rate_is_not_two_amounts() -> None:
+    ent = extract_entities("Combien en euros avec 1 € = 1,10 $ pour 300 h à 2 $/h ?")
+    assert ent.usd_per_eur == pytest.approx(1.1)
+    assert [(m.amount, m.currency, m.per) for m in ent.money] == [(2.0, "USD", "hour")]
+
+
+def test_stated_energy_figure() -> None:
+    ent = extract_entities("our rack uses about 3,200 kWh a month at $0.20/kWh")
+    assert ent.energy_kwh == 3200.0
+    assert ent.electricity_price is not None and ent.electricity_price.amount == 0.2
+
+
+@pytest.mark.parametrize(
+    ("text", "per_year"),
+    [
+        ("we plan three such runs a year", 3.0),
+        ("deux entraînements par mois", 24.0),
+        ("I redo it 2 times a week", 104.0),
+        ("one run", None),
+    ],
+)
+def test_a_job_repeated(text: str, per_year: float | None) -> None:
+    assert extract_entities(text).repeats_per_year == per_year

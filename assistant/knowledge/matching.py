@@ -30,6 +30,7 @@ __all__ = [
     "GpuMatch",
     "find_gpu_mentions",
     "match_gpu",
+    "memory_variant",
     "normalize_gpu_name",
     "suggest_gpu_names",
 ]
@@ -228,6 +229,30 @@ def _laptop_variant(card: GpuCard, long_tail: bool = True) -> tuple[GpuCard, str
     return None
 
 
+def memory_variant(card: GpuCard, vram_gb: float, laptop: bool = False) -> GpuCard | None:
+    """The card of the same name that has `vram_gb` of memory, when `card` has another size:
+    'RTX 3060' with 6 GB is the laptop RTX 3060, with 8 GB the 8 GB desktop one. The laptop
+    variant first when the sentence says laptop, then the same name with another memory size,
+    then the laptop variant. None when no variant has that size."""
+    if card.vram_gb == vram_gb:
+        return None
+    laptop_hit = _laptop_variant(card)
+    candidates = [laptop_hit[0]] if laptop and laptop_hit else []
+    base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+    for other in load_catalog().gpus:
+        if key([t for t in core_tokens(other.name) if not _MEM_TOKEN.match(t)]) == base:
+            candidates.append(other)
+    from assistant.knowledge.longtail import long_tail_card
+
+    for name in _memory_variants().get(base, []):
+        found = long_tail_card(name)
+        if found is not None:
+            candidates.append(found)
+    if laptop_hit and not laptop:
+        candidates.append(laptop_hit[0])
+    return next((c for c in candidates if c.vram_gb == vram_gb and c.name != card.name), None)
+
+
 # ---------------------------------------------------------------- one name
 
 
@@ -252,6 +277,9 @@ def match_gpu(text: str) -> GpuMatch:
         stray = (named - covered) & card_words
         if len({c.name for c in mentions}) == 1 and not leftover and not stray:
             hit, score = (mentions[0], mentions[0].name), 0.9
+    if hit is None and toks and LAPTOP not in toks:
+        # A name only ever made as a laptop chip ("RTX 4050") names that chip.
+        hit = _lookup([*toks, LAPTOP], long_tail=True, vendor=vendor)
     if hit is None:
         return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
     card, alias = hit

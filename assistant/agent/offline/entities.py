@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, card_memory
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 
 Condition = Literal["used", "new"]
@@ -56,6 +57,21 @@ class Entities(BaseModel):
     gpu_count: int | None = Field(
         default=None, description="How many of the card: 'two 3090s', '8x H100'"
     )
+    card_memory: dict[str, float] = Field(
+        default_factory=dict,
+        description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
+    )
+    card_counts: dict[str, int] = Field(
+        default_factory=dict, description="How many of each named card ('4x 4060ti' → 4)"
+    )
+    options: bool = Field(
+        default=False,
+        description="The named cards are alternatives ('A or B', 'A vs B'), not one machine",
+    )
+
+    def memory_of(self, card: str) -> float | None:
+        """The memory the asker gives `card`, when they give one."""
+        return self.card_memory.get(card)
 
     @property
     def total_hours(self) -> float | None:
@@ -188,12 +204,23 @@ def _money(text: str) -> list[MoneyMention]:
     return out
 
 
-def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
+def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan]]:
+    """Known cards, unknown card-like names, near names, and where each known card is named.
+
+    With a laptop word in the sentence, a card name is the laptop chip where there is one ("un
+    portable avec une GTX 1650" names one card, the GTX 1650 laptop chip)."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
     from assistant.knowledge.matching import find_gpu_mentions, match_gpu
 
     cards = find_gpu_mentions(text)
     known = [card.name for card in cards]
-    covered = _covered_spans(text, cards)
+    laptop = LAPTOP in tokens(text)
+    spans = [
+        CardSpan(start, end, card.name)
+        for card in cards
+        for start, end in _covered_spans(text, [card])
+    ]
+    covered = [(s.start, s.end) for s in spans]
     unknown: list[str] = []
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
@@ -202,16 +229,52 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
             continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):
             continue
-        match = match_gpu(name)
+        match = match_gpu(f"{name} {LAPTOP}") if laptop else match_gpu(name)
+        if laptop and match.gpu is None:
+            match = match_gpu(name)
         if match.gpu is not None:
             if match.gpu.name not in known:
                 known.append(match.gpu.name)
+            spans.append(CardSpan(m.start(), m.end(), match.gpu.name))
             continue
-        if any(_same_card(name, k) for k in known):
+        same = next((k for k in known if _same_card(name, k)), None)
+        if same is not None:
+            spans.append(CardSpan(m.start(), m.end(), same))
             continue
         unknown.append(name)
         suggestions[name] = list(match.suggestions)
-    return known, unknown, suggestions
+    return known, unknown, suggestions, spans
+
+
+def _own_variants(
+    text: str, known: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan], dict[str, float]]:
+    """The cards as the asker has them: a memory size they give picks the variant that has it
+    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
+    from assistant.knowledge.matching import match_gpu, memory_variant
+
+    stated = card_memory(text, spans)
+    laptop = LAPTOP in tokens(text)
+    renamed: dict[str, str] = {}
+    memory: dict[str, float] = {}
+    for name, size in stated.items():
+        card = match_gpu(name).gpu
+        if card is None or card.vram_gb == size:
+            continue
+        variant = memory_variant(card, size, laptop=laptop)
+        if variant is not None:
+            renamed[name] = variant.name
+        elif card.vram_gb and size < card.vram_gb:
+            # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
+            # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
+            memory[name] = size
+    if renamed:
+        known = list(dict.fromkeys(renamed.get(k, k) for k in known))
+        spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
+    first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
+    known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
+    return known, spans, memory
 
 
 _COUNT_WORDS = {
@@ -223,6 +286,11 @@ _COUNT_BEFORE = re.compile(
     r"(?:\d{1,3}\s*(?:gb|go|gib)\s+)?(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon)\s+)?$",
     re.IGNORECASE,
 )
+
+
+def count_word(word: str) -> int:
+    """The number a count word stands for ('deux' → 2, '8' → 8)."""
+    return _COUNT_WORDS[word.lower()]
 
 
 def _gpu_count(text: str) -> int | None:
@@ -319,8 +387,13 @@ def _float(text: str) -> float:
 def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _expand_exponents(text)
-    gpus, unknown, suggestions = _gpus(text)
+    gpus, unknown, suggestions, spans = _gpus(text)
+    gpus, spans, memory = _own_variants(text, gpus, spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
+    ent.card_memory = memory
+    ent.options = are_options(text, spans)
+    if ent.options:
+        ent.card_counts = card_counts(text, spans, _COUNT_BEFORE)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
     ent.gpu_count = _gpu_count(text)

@@ -178,3 +178,21 @@ def test_more_memory_than_the_card_has_is_a_false_premise_not_a_size() -> None:
         if n == "workload_fit"
     ]
     assert fits and fits[0].get("vram_gb") is None
+
+
+def test_options_asked_which_is_faster_get_each_options_speed() -> None:
+    question = "Mac Studio M2 Max 96GB vs 2x RTX 4090 for Llama 3.1 70B, which is faster for generating tokens?"
+    speeds = [a for n, a in _calls(question) if n == "llm_speed"]
+    assert [(s["gpu"], s.get("gpu_count")) for s in speeds] == [
+        ("Apple M2 Max", 1),
+        ("GeForce RTX 4090", 2),
+    ]
+
+
+def test_options_of_two_makers_say_which_runs_cuda() -> None:
+    answer = ask(
+        "Un portable avec une RTX 4060 ou un MacBook Air M2 pour apprendre le deep learning ?"
+    )
+    first = answer.text.split("\n\n")[:2]
+    assert first[1].startswith("Seule GeForce RTX 4060 Laptop GPU fait tourner CUDA")
+    assert "Apple M2 passe par Metal, MPS, MLX" in first[1]

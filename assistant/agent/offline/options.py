@@ -221,6 +221,48 @@ def weigh_without_goal(reading: Reading, results: list[ToolResult], lang: Lang) 
 
     roomiest = max(cards, key=total)
     fastest = max(cards, key=lambda c: c.bandwidth_gbs)
+    return _trade_off(cards, roomiest, fastest, total, label, counts, lang) + _cuda_line(
+        cards, label, lang
+    )
+
+
+def _cuda_line(cards: list[Any], label: Any, lang: Lang) -> str:
+    """Options of different makers: which one runs CUDA, and what the others use instead."""
+    from assistant.knowledge.stacks import load_stacks
+
+    nvidia = [label(c) for c in cards if c.vendor == "nvidia"]
+    others = [c for c in cards if c.vendor != "nvidia"]
+    if not nvidia or not others:
+        return ""
+    stacks = load_stacks()
+    instead = "; ".join(
+        pick(
+            lang,
+            f"{label(c)} uses {stacks[c.vendor].name}",
+            f"{label(c)} passe par {stacks[c.vendor].name}",
+        )
+        for c in others
+        if c.vendor in stacks
+    )
+    return pick(
+        lang,
+        f"\n\nOnly {' and '.join(nvidia)} runs CUDA"
+        + (f"; {instead} instead." if instead else "."),
+        f"\n\nSeule {' et '.join(nvidia)} fait tourner CUDA"
+        + (f" ; {instead} à la place." if instead else "."),
+    )
+
+
+def _trade_off(
+    cards: list[Any],
+    roomiest: Any,
+    fastest: Any,
+    total: Any,
+    label: Any,
+    counts: dict[str, int],
+    lang: Lang,
+) -> str:
+    """The fastest card for models it holds, against the option that holds the most."""
     if roomiest.name == fastest.name:
         return pick(
             lang,

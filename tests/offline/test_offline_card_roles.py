@@ -196,3 +196,9 @@ def test_options_of_two_makers_say_which_runs_cuda() -> None:
     first = answer.text.split("\n\n")[:2]
     assert first[1].startswith("Seule GeForce RTX 4060 Laptop GPU fait tourner CUDA")
     assert "Apple M2 passe par Metal, MPS, MLX" in first[1]
+
+
+def test_when_no_option_holds_the_model_the_answer_counts_cards_by_memory() -> None:
+    answer = ask("H100 or H200 to serve Llama 3.1 405B in FP8?")
+    assert answer.text.startswith("**None of these options holds Llama 3.1 405B**")
+    assert "at least 5 × H100 SXM5 80GB or 3 × H200 SXM 141GB by memory alone" in answer.text

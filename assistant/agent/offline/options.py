@@ -6,6 +6,7 @@ left over); without one, the trade-off between the most memory in all and the fa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -81,6 +82,31 @@ def _bandwidths(results: list[ToolResult]) -> dict[str, float]:
     return {}
 
 
+def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) -> str:
+    """How many of each option's card the memory alone calls for: a floor, since every card
+    also keeps its own activations and CUDA context."""
+    counts = []
+    for option, rows in by_option.items():
+        first = rows[0][0]
+        capacity = first.capacity_gb or first.vram_gb
+        whole = first.multi_gpu.whole_gb if first.multi_gpu else first.total_gb
+        if not capacity or not whole or first.multi_gpu:
+            continue
+        counts.append(f"{math.ceil(whole / capacity)} × {option}")
+    if not counts:
+        return ""
+    first = next(iter(by_option.values()))[0][0]
+    needed = f"{gb(first.total_gb, lang)} ({first.precision})"
+    joined = pick(lang, " or ", " ou ").join(counts)
+    return pick(
+        lang,
+        f" It needs about {needed}: at least {joined} by memory alone, more once each card's "
+        "own activations and CUDA context are counted.",
+        f" Il faut environ {needed} : au moins {joined} pour la mémoire seule, davantage en "
+        "comptant les activations et le contexte CUDA de chaque carte.",
+    )
+
+
 def _cell(held: Held, lang: Lang) -> str:
     if held.verdict not in FITTING:
         return pick(lang, *SHORT_VERDICTS["does_not_fit"])
@@ -120,7 +146,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             lang,
             f"**None of these options holds {goal}** at any precision checked.",
             f"**Aucune de ces options ne fait tenir {goal}**, quelle que soit la précision testée.",
-        )
+        ) + _how_many(by_option, lang)
     else:
         why = "; ".join(
             pick(

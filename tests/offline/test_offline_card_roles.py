@@ -202,3 +202,13 @@ def test_when_no_option_holds_the_model_the_answer_counts_cards_by_memory() -> N
     answer = ask("H100 or H200 to serve Llama 3.1 405B in FP8?")
     assert answer.text.startswith("**None of these options holds Llama 3.1 405B**")
     assert "at least 5 × H100 SXM5 80GB or 3 × H200 SXM 141GB by memory alone" in answer.text
+
+
+def test_options_speeds_are_one_table_after_the_pick() -> None:
+    answer = ask(
+        "Mac Studio M2 Max 96GB vs 2x RTX 4090 for Llama 3.1 70B, which is faster for generating tokens?"
+    )
+    sections = answer.text.split("\n\n")
+    assert sections[0].startswith("**Apple M2 Max** is the pick for Llama 3.1 70B")
+    assert any(s.startswith("**Generation: 2 × GeForce RTX 4090 is faster**") for s in sections)
+    assert answer.text.count("<sub>Formula:") == 1

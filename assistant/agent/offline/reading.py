@@ -68,11 +68,12 @@ class Reading:
 
 
 def merge_entities(base: Entities, newer: Entities) -> Entities:
-    """`base` with every field `newer` sets replacing it (lists replace when non-empty)."""
+    """`base` with every field `newer` sets replacing it (lists replace when non-empty, flags
+    when true)."""
     data = base.model_dump()
     for name, value in newer.model_dump().items():
-        if value in (None, [], {}):
-            continue
+        if value in (None, [], {}) or value is False:
+            continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
     return Entities.model_validate(data)
 

@@ -91,6 +91,46 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
     return "\n\n".join(parts)
 
 
+def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
+    """Several cards' speeds for one model (options weighed): one table, the formula once."""
+    found = [r for r in results if r.found and r.decode_tokens_per_s]
+    if len(found) < 2 or len({(r.gpu, r.gpu_count) for r in found}) < len(found):
+        return ""
+    fastest = max(found, key=lambda r: r.decode_tokens_per_s or 0.0)
+    name = _cards(fastest)
+    head = pick(
+        lang,
+        f"**Generation: {name} is faster**, about {num(fastest.decode_tokens_per_s, lang, 0)} "
+        f"tokens/s for {fastest.model} in {fastest.precision}, one request at a time.",
+        f"**Génération : {name} est la plus rapide**, environ {num(fastest.decode_tokens_per_s, lang, 0)} "
+        f"tokens/s pour {fastest.model} en {fastest.precision}, une requête à la fois.",
+    )
+    rows = [
+        f"| {_cards(r)} | {num(r.decode_tokens_per_s, lang, 0)} "
+        f"({num(r.decode_low, lang, 0)}–{num(r.decode_high, lang, 0)}) | "
+        + (f"{num(r.prefill_tokens_per_s, lang, 0)}" if r.prefill_tokens_per_s else "—")
+        + " |"
+        for r in found
+    ]
+    table = (
+        pick(
+            lang,
+            "| Cards | Generation (tokens/s) | Prompt reading (tokens/s) |",
+            "| Cartes | Génération (tokens/s) | Lecture du prompt (tokens/s) |",
+        )
+        + "\n|---|---|---|\n"
+        + "\n".join(rows)
+    )
+    notes = list(dict.fromkeys(n for r in found for n in (r.notes_fr if lang == "fr" else r.notes)))
+    formula = pick(lang, "Formula: " + fastest.formula, "Formule : " + fastest.formula_fr)
+    parts = [head, table, bullet_list(notes) if notes else "", f"<sub>{formula}</sub>"]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _cards(result: SpeedEstimate) -> str:
+    return f"{result.gpu_count} × {result.gpu}" if result.gpu_count > 1 else str(result.gpu)
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards = named_cards(ent)
     model = (
@@ -125,4 +165,5 @@ SKILL = Skill(
     ),
     needs=("models", "model_size_b"),
     concepts=("speed",),
+    combine=combine,
 )

@@ -29,6 +29,7 @@ from assistant.knowledge.names import AliasIndex, nearest
 __all__ = [
     "GpuMatch",
     "find_gpu_mentions",
+    "find_gpu_spans",
     "match_gpu",
     "memory_variant",
     "normalize_gpu_name",
@@ -269,7 +270,8 @@ def match_gpu(text: str) -> GpuMatch:
     score = 1.0
     if hit is None and len(toks) > 1:
         spans = _token_spans(rest)
-        mentions, leftover = _scan(spans, rest, long_tail=True)
+        hits, leftover = _scan(spans, rest, long_tail=True)
+        mentions = list({c.name: c for c, _, _ in hits}.values())
         card_words = _card_words()
         named = {t for t, _, _ in spans} - {LAPTOP}
         covered = {t for c in mentions for t in core_tokens(c.name)}
@@ -391,17 +393,23 @@ def find_gpu_mentions(text: str) -> list[GpuCard]:
     """Every card named in a free sentence, in order of first mention, without repeats. The long
     tail is read only when a model-like word is left unexplained by the curated catalog. With a
     laptop word in the sentence, a card that has a laptop variant becomes that variant."""
-    cards = _mentions(text)
-    if cards and LAPTOP in tokens(text):
+    return list({card.name: card for card, _, _ in find_gpu_spans(text)}.values())
+
+
+def find_gpu_spans(text: str) -> list[tuple[GpuCard, int, int]]:
+    """Each place a free sentence names a card: (card, start, end) in the text, in order (the
+    laptop reading as in find_gpu_mentions)."""
+    hits = _mentions(text)
+    if hits and LAPTOP in tokens(text):
         swapped = []
-        for card in cards:
+        for card, start, end in hits:
             laptop = _laptop_variant(card)
-            swapped.append(laptop[0] if laptop else card)
-        cards = list({c.name: c for c in swapped}.values())
-    return cards
+            swapped.append((laptop[0] if laptop else card, start, end))
+        hits = swapped
+    return hits
 
 
-def _mentions(text: str) -> list[GpuCard]:
+def _mentions(text: str) -> list[tuple[GpuCard, int, int]]:
     spans = _token_spans(text)
     found, leftover = _scan(spans, text, long_tail=False)
     if leftover:
@@ -411,8 +419,9 @@ def _mentions(text: str) -> list[GpuCard]:
 
 def _scan(
     spans: list[tuple[str, int, int]], text: str, long_tail: bool
-) -> tuple[list[GpuCard], bool]:
-    """Cards in the token stream, and whether a model-like word stayed unexplained."""
+) -> tuple[list[tuple[GpuCard, int, int]], bool]:
+    """Cards in the token stream (with where each is named), and whether a model-like word
+    stayed unexplained."""
     indexes: list[Index | _LongTailIndex] = [_curated_index()]
     if long_tail:
         indexes.append(_long_tail_index())
@@ -423,7 +432,7 @@ def _scan(
         t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]
     variants = vocabulary().variant_words
-    found: list[GpuCard] = []
+    found: list[tuple[GpuCard, int, int]] = []
     leftover = False
     i = 0
     while i < len(toks):
@@ -458,8 +467,7 @@ def _scan(
                 i = end + 1
                 continue
             end += 1
-        if hit_card not in found:
-            found.append(hit_card)
+        found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
 

@@ -63,18 +63,17 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     folded = fold(text)
     if len(folded) != len(text):  # a ligature unfolded: keep the spans' offsets right
         folded = text.lower()
-    out: dict[str, float] = {}
+    sizes: dict[str, set[float]] = {}
     for span in sorted(spans, key=lambda s: s.start):
-        if span.name in out:
-            continue
         m = (
             inside.search(folded, span.start, span.end)
             or after.match(folded[span.end : span.end + 32])
             or before.search(folded[max(0, span.start - 12) : span.start])
         )
         if m:
-            out[span.name] = float(m.group(1).replace(",", "."))
-    return out
+            sizes.setdefault(span.name, set()).add(float(m.group(1).replace(",", ".")))
+    # A name given two sizes ("a 4060 Ti 8g ... or a 4060 Ti 16g") names two cards, not one size.
+    return {name: found.pop() for name, found in sizes.items() if len(found) == 1}
 
 
 def are_options(text: str, spans: list[CardSpan]) -> bool:

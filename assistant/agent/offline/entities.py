@@ -210,17 +210,14 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[C
     With a laptop word in the sentence, a card name is the laptop chip where there is one ("un
     portable avec une GTX 1650" names one card, the GTX 1650 laptop chip)."""
     from assistant.knowledge.gpu_names import LAPTOP, tokens
-    from assistant.knowledge.matching import find_gpu_mentions, match_gpu
+    from assistant.knowledge.matching import find_gpu_spans, match_gpu
 
-    cards = find_gpu_mentions(text)
+    hits = find_gpu_spans(text)
+    cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
     laptop = LAPTOP in tokens(text)
-    spans = [
-        CardSpan(start, end, card.name)
-        for card in cards
-        for start, end in _covered_spans(text, [card])
-    ]
-    covered = [(s.start, s.end) for s in spans]
+    spans = [CardSpan(start, end, card.name) for card, start, end in hits]
+    covered = _covered_spans(text, cards) + [(s.start, s.end) for s in spans]
     unknown: list[str] = []
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
@@ -263,6 +260,8 @@ def _own_variants(
         if card is None or card.vram_gb == size:
             continue
         variant = memory_variant(card, size, laptop=laptop)
+        if variant is not None and variant.name in known:
+            continue  # the size belongs to the other card named ("a 4060 Ti 8g, or the 16g")
         if variant is not None:
             renamed[name] = variant.name
         elif card.vram_gb and size < card.vram_gb:

@@ -212,3 +212,28 @@ def test_options_speeds_are_one_table_after_the_pick() -> None:
     assert sections[0].startswith("**Apple M2 Max** is the pick for Llama 3.1 70B")
     assert any(s.startswith("**Generation: 2 × GeForce RTX 4090 is faster**") for s in sections)
     assert answer.text.count("<sub>Formula:") == 1
+
+
+def test_two_sizes_of_one_name_are_two_cards() -> None:
+    ent = extract_entities("I own a 4060ti 8g and might move to a 4060ti 16g, worth it?")
+    assert ent.gpus == ["GeForce RTX 4060 Ti 8 GB", "GeForce RTX 4060 Ti 16GB"]
+    assert ent.card_memory == {}
+    ent = extract_entities("RTX 4060 Ti 8GB ou RTX 4060 Ti 16GB pour SDXL ?")
+    assert ent.options is True
+    assert ent.gpus == ["GeForce RTX 4060 Ti 8 GB", "GeForce RTX 4060 Ti 16GB"]
+
+
+def test_the_matcher_says_where_each_card_is_named() -> None:
+    from assistant.knowledge.matching import find_gpu_spans, match_gpu, memory_variant
+
+    text = "a 3090 or an RTX 4090"
+    assert [(c.name, text[s:e]) for c, s, e in find_gpu_spans(text)] == [
+        ("GeForce RTX 3090", "3090"),
+        ("GeForce RTX 4090", "RTX 4090"),
+    ]
+    card = match_gpu("RTX 3060").gpu
+    assert card is not None
+    variant = memory_variant(card, 6.0)
+    assert variant is not None and variant.name == "GeForce RTX 3060 Mobile"
+    assert memory_variant(card, 12.0) is None
+    assert memory_variant(card, 48.0) is None

@@ -98,3 +98,36 @@ def card_counts(text: str, spans: list[CardSpan], count_before: re.Pattern[str])
         m = count_before.search(text[max(0, span.start - 32) : span.start])
         out[span.name] = count_word(m.group(1)) if m else 1
     return out
+
+
+def own_variants(
+    text: str, known: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan], dict[str, float]]:
+    """The cards as the asker has them: a memory size they give picks the variant that has it
+    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
+    from assistant.knowledge.matching import match_gpu, memory_variant
+
+    stated = card_memory(text, spans)
+    laptop = LAPTOP in tokens(text)
+    renamed: dict[str, str] = {}
+    memory: dict[str, float] = {}
+    for name, size in stated.items():
+        card = match_gpu(name).gpu
+        if card is None or card.vram_gb == size:
+            continue
+        variant = memory_variant(card, size, laptop=laptop)
+        if variant is not None and variant.name in known:
+            continue  # the size belongs to the other card named ("a 4060 Ti 8g, or the 16g")
+        if variant is not None:
+            renamed[name] = variant.name
+        elif card.vram_gb and size < card.vram_gb:
+            # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
+            # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
+            memory[name] = size
+    if renamed:
+        known = list(dict.fromkeys(renamed.get(k, k) for k in known))
+        spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
+    first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
+    known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
+    return known, spans, memory

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, card_memory
+from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, own_variants
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 
 Condition = Literal["used", "new"]
@@ -243,39 +243,6 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[C
     return known, unknown, suggestions, spans
 
 
-def _own_variants(
-    text: str, known: list[str], spans: list[CardSpan]
-) -> tuple[list[str], list[CardSpan], dict[str, float]]:
-    """The cards as the asker has them: a memory size they give picks the variant that has it
-    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs."""
-    from assistant.knowledge.gpu_names import LAPTOP, tokens
-    from assistant.knowledge.matching import match_gpu, memory_variant
-
-    stated = card_memory(text, spans)
-    laptop = LAPTOP in tokens(text)
-    renamed: dict[str, str] = {}
-    memory: dict[str, float] = {}
-    for name, size in stated.items():
-        card = match_gpu(name).gpu
-        if card is None or card.vram_gb == size:
-            continue
-        variant = memory_variant(card, size, laptop=laptop)
-        if variant is not None and variant.name in known:
-            continue  # the size belongs to the other card named ("a 4060 Ti 8g, or the 16g")
-        if variant is not None:
-            renamed[name] = variant.name
-        elif card.vram_gb and size < card.vram_gb:
-            # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
-            # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
-            memory[name] = size
-    if renamed:
-        known = list(dict.fromkeys(renamed.get(k, k) for k in known))
-        spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
-    first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
-    known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
-    return known, spans, memory
-
-
 _COUNT_WORDS = {
     "two": 2, "deux": 2, "dual": 2, "three": 3, "trois": 3, "four": 4, "quatre": 4,
     "six": 6, "eight": 8, "huit": 8, "2": 2, "3": 3, "4": 4, "6": 6, "8": 8, "16": 16,
@@ -387,7 +354,7 @@ def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _expand_exponents(text)
     gpus, unknown, suggestions, spans = _gpus(text)
-    gpus, spans, memory = _own_variants(text, gpus, spans)
+    gpus, spans, memory = own_variants(text, gpus, spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
     ent.options = are_options(text, spans)

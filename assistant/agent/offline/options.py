@@ -148,7 +148,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             f"**Aucune de ces options ne fait tenir {goal}**, quelle que soit la précision testée.",
         ) + _how_many(by_option, lang)
     else:
-        why = "; ".join(
+        why = pick(lang, "; ", " ; ").join(
             pick(
                 lang,
                 f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)})",
@@ -157,18 +157,19 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             for _, h in best_rows
         )
         tied = [o for o in ranked[1:] if score(by_option[o])[:2] == score(best_rows)[:2]]
-        others = pick(lang, ", ", ", ").join(ranked[1:])
+        many = len(models) > 1
+        it, le = ("them", "les") if many else ("it", "le")
         rest = (
             pick(
                 lang,
-                f" {', '.join(tied)} also holds it, with less memory to spare.",
-                f" {', '.join(tied)} le fait tenir aussi, avec moins de marge.",
+                f" {', '.join(tied)} {'also hold' if len(tied) > 1 else 'also holds'} {it}, with less memory to spare.",
+                f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi, avec moins de marge.",
             )
             if tied
             else pick(
                 lang,
-                f" {others} {'holds' if len(ranked) == 2 else 'hold'} it only at a lower precision or not at all.",
-                f" {others} ne le {'fait' if len(ranked) == 2 else 'font'} tenir qu'en précision plus basse, ou pas du tout.",
+                f" {', '.join(ranked[1:])} {'holds' if len(ranked) == 2 else 'hold'} {it} only at a lower precision or not at all.",
+                f" {', '.join(ranked[1:])} ne {le} {'fait' if len(ranked) == 2 else 'font'} tenir qu'en précision plus basse, ou pas du tout.",
             )
         )
         head = (

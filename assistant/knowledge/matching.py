@@ -29,7 +29,9 @@ from assistant.knowledge.names import AliasIndex, nearest
 __all__ = [
     "GpuMatch",
     "find_gpu_mentions",
+    "find_gpu_spans",
     "match_gpu",
+    "memory_variant",
     "normalize_gpu_name",
     "suggest_gpu_names",
 ]
@@ -228,6 +230,30 @@ def _laptop_variant(card: GpuCard, long_tail: bool = True) -> tuple[GpuCard, str
     return None
 
 
+def memory_variant(card: GpuCard, vram_gb: float, laptop: bool = False) -> GpuCard | None:
+    """The card of the same name that has `vram_gb` of memory, when `card` has another size:
+    'RTX 3060' with 6 GB is the laptop RTX 3060, with 8 GB the 8 GB desktop one. The laptop
+    variant first when the sentence says laptop, then the same name with another memory size,
+    then the laptop variant. None when no variant has that size."""
+    if card.vram_gb == vram_gb:
+        return None
+    laptop_hit = _laptop_variant(card)
+    candidates = [laptop_hit[0]] if laptop and laptop_hit else []
+    base = key([t for t in core_tokens(card.name) if not _MEM_TOKEN.match(t)])
+    for other in load_catalog().gpus:
+        if key([t for t in core_tokens(other.name) if not _MEM_TOKEN.match(t)]) == base:
+            candidates.append(other)
+    from assistant.knowledge.longtail import long_tail_card
+
+    for name in _memory_variants().get(base, []):
+        found = long_tail_card(name)
+        if found is not None:
+            candidates.append(found)
+    if laptop_hit and not laptop:
+        candidates.append(laptop_hit[0])
+    return next((c for c in candidates if c.vram_gb == vram_gb and c.name != card.name), None)
+
+
 # ---------------------------------------------------------------- one name
 
 
@@ -244,7 +270,8 @@ def match_gpu(text: str) -> GpuMatch:
     score = 1.0
     if hit is None and len(toks) > 1:
         spans = _token_spans(rest)
-        mentions, leftover = _scan(spans, rest, long_tail=True)
+        hits, leftover = _scan(spans, rest, long_tail=True)
+        mentions = list({c.name: c for c, _, _ in hits}.values())
         card_words = _card_words()
         named = {t for t, _, _ in spans} - {LAPTOP}
         covered = {t for c in mentions for t in core_tokens(c.name)}
@@ -252,6 +279,9 @@ def match_gpu(text: str) -> GpuMatch:
         stray = (named - covered) & card_words
         if len({c.name for c in mentions}) == 1 and not leftover and not stray:
             hit, score = (mentions[0], mentions[0].name), 0.9
+    if hit is None and toks and LAPTOP not in toks:
+        # A name only ever made as a laptop chip ("RTX 4050") names that chip.
+        hit = _lookup([*toks, LAPTOP], long_tail=True, vendor=vendor)
     if hit is None:
         return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
     card, alias = hit
@@ -363,41 +393,35 @@ def find_gpu_mentions(text: str) -> list[GpuCard]:
     """Every card named in a free sentence, in order of first mention, without repeats. The long
     tail is read only when a model-like word is left unexplained by the curated catalog. With a
     laptop word in the sentence, a card that has a laptop variant becomes that variant."""
-    cards = _mentions(text)
-    if cards and LAPTOP in tokens(text):
-        swapped = []
-        for card in cards:
-            laptop = _laptop_variant(card)
-            swapped.append(laptop[0] if laptop else card)
-        cards = list({c.name: c for c in swapped}.values())
-    return cards
-
-
-def _mentions(text: str, where: list[tuple[GpuCard, int, int]] | None = None) -> list[GpuCard]:
-    spans = _token_spans(text)
-    found, leftover = _scan(spans, text, long_tail=False, where=where)
-    if leftover:
-        if where is not None:
-            where.clear()
-        found, _ = _scan(spans, text, long_tail=True, where=where)
-    return found
+    return list({card.name: card for card, _, _ in find_gpu_spans(text)}.values())
 
 
 def find_gpu_spans(text: str) -> list[tuple[GpuCard, int, int]]:
-    """Every place a card is named: (card, start, end), the span covering the words of its name,
-    in order (a card named twice appears twice). Laptop variants are not swapped in here."""
-    where: list[tuple[GpuCard, int, int]] = []
-    _mentions(text, where)
-    return where
+    """Each place a free sentence names a card: (card, start, end) in the text, in order (the
+    laptop reading as in find_gpu_mentions)."""
+    hits = _mentions(text)
+    if hits and LAPTOP in tokens(text):
+        swapped = []
+        for card, start, end in hits:
+            laptop = _laptop_variant(card)
+            swapped.append((laptop[0] if laptop else card, start, end))
+        hits = swapped
+    return hits
+
+
+def _mentions(text: str) -> list[tuple[GpuCard, int, int]]:
+    spans = _token_spans(text)
+    found, leftover = _scan(spans, text, long_tail=False)
+    if leftover:
+        found, _ = _scan(spans, text, long_tail=True)
+    return found
 
 
 def _scan(
-    spans: list[tuple[str, int, int]],
-    text: str,
-    long_tail: bool,
-    where: list[tuple[GpuCard, int, int]] | None = None,
-) -> tuple[list[GpuCard], bool]:
-    """Cards in the token stream, and whether a model-like word stayed unexplained."""
+    spans: list[tuple[str, int, int]], text: str, long_tail: bool
+) -> tuple[list[tuple[GpuCard, int, int]], bool]:
+    """Cards in the token stream (with where each is named), and whether a model-like word
+    stayed unexplained."""
     indexes: list[Index | _LongTailIndex] = [_curated_index()]
     if long_tail:
         indexes.append(_long_tail_index())
@@ -408,7 +432,7 @@ def _scan(
         t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]
     variants = vocabulary().variant_words
-    found: list[GpuCard] = []
+    found: list[tuple[GpuCard, int, int]] = []
     leftover = False
     i = 0
     while i < len(toks):
@@ -443,10 +467,7 @@ def _scan(
                 i = end + 1
                 continue
             end += 1
-        if hit_card not in found:
-            found.append(hit_card)
-        if where is not None:
-            where.append((hit_card, spans[i][1], spans[end - 1][2]))
+        found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
 

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, own_variants
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     count_before,
@@ -86,6 +87,21 @@ class Entities(BaseModel):
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
     buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
+    card_memory: dict[str, float] = Field(
+        default_factory=dict,
+        description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
+    )
+    card_counts: dict[str, int] = Field(
+        default_factory=dict, description="How many of each named card ('4x 4060ti' → 4)"
+    )
+    options: bool = Field(
+        default=False,
+        description="The named cards are alternatives ('A or B', 'A vs B'), not one machine",
+    )
+
+    def memory_of(self, card: str) -> float | None:
+        """The memory the asker gives `card`, when they give one."""
+        return self.card_memory.get(card)
 
     @property
     def total_hours(self) -> float | None:
@@ -226,12 +242,20 @@ def _money(text: str) -> list[MoneyMention]:
     return out
 
 
-def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
-    from assistant.knowledge.matching import find_gpu_mentions, match_gpu
+def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan]]:
+    """Known cards, unknown card-like names, near names, and where each known card is named.
 
-    cards = find_gpu_mentions(text)
+    With a laptop word in the sentence, a card name is the laptop chip where there is one ("un
+    portable avec une GTX 1650" names one card, the GTX 1650 laptop chip)."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
+    from assistant.knowledge.matching import find_gpu_spans, match_gpu
+
+    hits = find_gpu_spans(text)
+    cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
-    covered = _covered_spans(text, cards)
+    laptop = LAPTOP in tokens(text)
+    spans = [CardSpan(start, end, card.name) for card, start, end in hits]
+    covered = _covered_spans(text, cards) + [(s.start, s.end) for s in spans]
     unknown: list[str] = []
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
@@ -240,16 +264,21 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]]]:
             continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):
             continue
-        match = match_gpu(name)
+        match = match_gpu(f"{name} {LAPTOP}") if laptop else match_gpu(name)
+        if laptop and match.gpu is None:
+            match = match_gpu(name)
         if match.gpu is not None:
             if match.gpu.name not in known:
                 known.append(match.gpu.name)
+            spans.append(CardSpan(m.start(), m.end(), match.gpu.name))
             continue
-        if any(_same_card(name, k) for k in known):
+        same = next((k for k in known if _same_card(name, k)), None)
+        if same is not None:
+            spans.append(CardSpan(m.start(), m.end(), same))
             continue
         unknown.append(name)
         suggestions[name] = list(match.suggestions)
-    return known, unknown, suggestions
+    return known, unknown, suggestions, spans
 
 
 # "8xH100", "2x4090": a count glued to the card's name
@@ -365,8 +394,13 @@ def _float(text: str) -> float:
 def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
-    gpus, unknown, suggestions = _gpus(text)
+    gpus, unknown, suggestions, card_spans = _gpus(text)
+    gpus, card_spans, memory = own_variants(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
+    ent.card_memory = memory
+    ent.options = are_options(text, card_spans)
+    if ent.options:
+        ent.card_counts = card_counts(text, card_spans)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
     spans = _card_spans(text)

@@ -12,17 +12,25 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
+from assistant.agent.offline.options import weighed_without_goal
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.scope import out_of_scope
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.skills.common import named_cards
+from assistant.agent.offline.skills.llm_speed import not_a_language_model
 from assistant.log import get_logger
 
 log = get_logger(__name__)
 
 SEARCH_TOOL = "search_corpus"
+# Intents of a question about which card to have (not what renting or buying one costs).
+CARD_CHOICE = frozenset(
+    {"gpu_compare", "gpu_lookup", "workload_fit", "models_for", "recommend_gpus", "llm_speed",
+     "guide_coverage", "gpu_capability"}
+)  # fmt: skip
 MAX_CALLS = 8
 
 
@@ -105,6 +113,30 @@ def _with_companions(reading: Reading) -> list[str]:
         and "recommend_gpus" not in intents
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
+    if "llm_speed" in intents and "workload_fit" not in intents and not_a_language_model(ent):
+        # No tokens/s for an image model: its memory fit is what can be answered, and comes first.
+        intents.insert(intents.index("llm_speed"), "workload_fit")
+    if (
+        ent.options
+        and (ent.models or ent.model_size_b)
+        and len(named_cards(ent)) >= 2
+        and CARD_CHOICE & set(intents)
+        and not reading.follow_up
+    ):
+        # Cards named as options for a model: each checked on its own against it, next to their
+        # figures side by side (the writer leads with the pick).
+        for name in ("gpu_compare", "workload_fit"):
+            if name in intents:
+                intents.remove(name)
+            intents.insert(0, name)
+        if "speed" in concepts_in(reading.text) and "llm_speed" not in intents:
+            intents.append("llm_speed")  # "which is faster?": each option's speed too
+    elif ent.options and weighed_without_goal(ent) and CARD_CHOICE & set(intents):
+        # Options of another shape (one card or four, a Mac or a GPU laptop) and no model named:
+        # their figures side by side, which the writer's trade-off leads.
+        if "gpu_compare" in intents:
+            intents.remove("gpu_compare")
+        intents.insert(0, "gpu_compare")
     features = [t for t in ent.topics if not t.startswith("part")]
     checked = {
         "gpu_capability",

@@ -68,11 +68,12 @@ class Reading:
 
 
 def merge_entities(base: Entities, newer: Entities) -> Entities:
-    """`base` with every field `newer` sets replacing it (lists replace when non-empty)."""
+    """`base` with every field `newer` sets replacing it (lists replace when non-empty, flags
+    when true)."""
     data = base.model_dump()
     for name, value in newer.model_dump().items():
-        if value in (None, [], {}):
-            continue
+        if value in (None, [], {}) or value is False:
+            continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
     return Entities.model_validate(data)
 
@@ -166,8 +167,12 @@ def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[
         answer_cards = extract_entities(_last_assistant(history)[:600]).gpus[:1]
         inherited = merge_entities(inherited, Entities(gpus=answer_cards))
     if own.gpus or own.unknown_gpus:
-        inherited = inherited.model_copy(update={"gpus": [], "unknown_gpus": []})
+        inherited = inherited.model_copy(
+            update={"gpus": [], "unknown_gpus": [], "card_memory": {}, "card_counts": {}}
+        )
     reading.entities = merge_entities(inherited, own)
+    if not (own.gpus or own.unknown_gpus):
+        reading.entities.options = inherited.options  # the cards and how they relate carry on
     strong = _strong_intents(reading.text, own)
     prev_tools = prev.tool_intents
     reading.follow_up = True

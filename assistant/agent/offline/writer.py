@@ -343,9 +343,16 @@ def _parse(model: Any, payload: Any) -> Any:
 
 
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
-    """One section per tool, in the order called; a skill's several results may be merged."""
+    """One section per tool, in the order called; a skill's several results may be merged.
+    Cards named as options get the pick first, in place of the sections it sums up."""
+    from assistant.agent.offline.options import weigh_options
+
     sections: list[str] = []
     errors = 0
+    weighed = weigh_options(reading, results)
+    if weighed is not None:
+        sections.append(weighed[0])
+        results = [r for r in results if r.name not in weighed[1]]
     results, ruled_out = _ruled_out(results, reading.language)
     by_tool: dict[str, list[ToolResult]] = {}
     for result in results:

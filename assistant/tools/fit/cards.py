@@ -15,7 +15,8 @@ if TYPE_CHECKING:
     from assistant.tools.probe.models import ProbedGpu, ProbeReport
 
 _COUNT = re.compile(r"^\s*(\d{1,3})\s*[x×*]\s*(.+?)\s*$", re.I)
-_COUNT_AFTER = re.compile(r"^\s*(.+?)\s*[x×*]\s*(\d{1,3})\s*$", re.I)
+# "A100 x8", "3090x2": an 'x' that ends a word ("GTX 970") is part of the name, not a count.
+_COUNT_AFTER = re.compile(r"^\s*(.+?)(?:\s*[×*]|\s+x|(?<=\d)x)\s*(\d{1,3})\s*$", re.I)
 _SPLIT = re.compile(r"\s*(?:\+|,|;|&|\band\b|\bet\b|\bplus\b)\s*", re.I)
 _MIG_SLICE = re.compile(r"\bMIG\s+\d+g\.(\d+)gb\b", re.I)
 MAX_CARDS = 1024

@@ -77,9 +77,12 @@ class Plan:
 class Unresolved(Exception):
     """The question cannot be estimated; the message says what is missing."""
 
-    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+    def __init__(
+        self, message: str, suggestions: list[str] | None = None, model_kind: str | None = None
+    ) -> None:
         super().__init__(message)
         self.suggestions = suggestions or []
+        self.model_kind = model_kind
 
 
 def _card(q: SpeedQuery) -> GpuCard | None:
@@ -102,6 +105,13 @@ def _model(q: SpeedQuery) -> tuple[ModelSpec | None, str | None, float | None]:
     from assistant.knowledge.model_matching import parse_param_count
 
     m = match_model(q.model)
+    if m.model is not None and m.score >= 1.0 and not m.model.is_llm:
+        raise Unresolved(
+            f"{m.model.name} is not a language model ({m.model.kind}): this estimate is the decode "
+            "speed of a language model (tokens/s) only; it gives no time per image or per video. "
+            "workload_fit gives its memory fit.",
+            model_kind=m.model.kind,
+        )
     if m.model is not None and m.score >= 1.0:
         return m.model, m.model.name, m.model.params_b
     size = parse_param_count(q.model)  # a size read from the name: never another model's shape
@@ -253,6 +263,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     except Unresolved as exc:
         return SpeedEstimate(
             found=False, message=str(exc), suggestions=exc.suggestions, gpu=q.gpu, model=q.model,
+            model_kind=exc.model_kind,
             formula=FORMULA, formula_fr=FORMULA_FR, summary=str(exc), summary_fr=_fr_unresolved(str(exc)),
         )  # fmt: skip
     f = p.fitted
@@ -424,6 +435,13 @@ def _capacity_note(p: Plan, n: int, offload: float, notes: list[str], notes_fr: 
 
 
 def _fr_unresolved(message: str) -> str:
+    if "is not a language model" in message:
+        name = message.split(" is not a language model")[0]
+        return (
+            f"{name} n'est pas un modèle de langage : cette estimation est la vitesse de génération "
+            "d'un modèle de langage (tokens/s) seulement ; elle ne donne pas de temps par image ou "
+            "par vidéo. workload_fit donne sa tenue en mémoire."
+        )
     if "not in the GPU catalog" in message:
         return "Carte absente du catalogue : donnez sa bande passante mémoire (bandwidth_gbs) pour l'estimer."
     if "not in the model data" in message or "Say which model" in message:

@@ -102,6 +102,9 @@ class SpeedEstimate(BaseModel):
     gpu: str | None = None
     gpu_count: int = 1
     model: str | None = None
+    model_kind: str | None = Field(
+        default=None, description="Set when the model is not a language model (no estimate)"
+    )
     backend: Backend | None = None
     platform: Platform | None = None
     params_b: float | None = None

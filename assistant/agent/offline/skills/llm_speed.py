@@ -15,8 +15,42 @@ if TYPE_CHECKING:
     from assistant.agent.offline.reading import Reading
 
 
+KINDS = {
+    "diffusion-image": ("an image model", "un modèle d'images"),
+    "diffusion-video": ("a video model", "un modèle vidéo"),
+}
+
+
+def _not_a_language_model(result: SpeedEstimate, lang: Lang) -> str:
+    """Said plainly: the estimate is a language model's tokens/s, so none for an image model."""
+    kind = pick(lang, *KINDS.get(result.model_kind or "", ("not a language model",) * 2))
+    return pick(
+        lang,
+        f"**No speed estimate for {result.model}**: it is {kind}, and my speed estimate covers "
+        "the decode speed of language models (tokens/s) only, not the time per image or video "
+        "(that depends on the steps, the resolution and the software). What I can check is the "
+        "memory it needs.",
+        f"**Pas d'estimation de vitesse pour {result.model}** : c'est {kind}, et mon estimation "
+        "de vitesse ne couvre que la génération des modèles de langage (tokens/s), pas le temps "
+        "par image ou par vidéo (il dépend du nombre d'étapes, de la résolution et du logiciel). "
+        "Ce que je peux vérifier, c'est la mémoire nécessaire.",
+    )
+
+
+def not_a_language_model(ent: Entities) -> bool:
+    """Whether the model the question names is an image or video model (no tokens/s for it)."""
+    from assistant.knowledge.model_matching import match_model
+
+    if not ent.models:
+        return False
+    found = match_model(ent.models[0]).model
+    return found is not None and not found.is_llm
+
+
 def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
     """The decode speed first, then prefill, the notes, and the formula with its inputs."""
+    if not result.found and result.model_kind:
+        return _not_a_language_model(result, lang)
     if not result.found:
         if result.suggestions and result.gpu:
             return render_unknown(result.gpu, result.suggestions, lang)
@@ -57,6 +91,46 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
     return "\n\n".join(parts)
 
 
+def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
+    """Several cards' speeds for one model (options weighed): one table, the formula once."""
+    found = [r for r in results if r.found and r.decode_tokens_per_s]
+    if len(found) < 2 or len({(r.gpu, r.gpu_count) for r in found}) < len(found):
+        return ""
+    fastest = max(found, key=lambda r: r.decode_tokens_per_s or 0.0)
+    name = _cards(fastest)
+    head = pick(
+        lang,
+        f"**Generation: {name} is faster**, about {num(fastest.decode_tokens_per_s, lang, 0)} "
+        f"tokens/s for {fastest.model} in {fastest.precision}, one request at a time.",
+        f"**Génération : {name} est la plus rapide**, environ {num(fastest.decode_tokens_per_s, lang, 0)} "
+        f"tokens/s pour {fastest.model} en {fastest.precision}, une requête à la fois.",
+    )
+    rows = [
+        f"| {_cards(r)} | {num(r.decode_tokens_per_s, lang, 0)} "
+        f"({num(r.decode_low, lang, 0)}–{num(r.decode_high, lang, 0)}) | "
+        + (f"{num(r.prefill_tokens_per_s, lang, 0)}" if r.prefill_tokens_per_s else "—")
+        + " |"
+        for r in found
+    ]
+    table = (
+        pick(
+            lang,
+            "| Cards | Generation (tokens/s) | Prompt reading (tokens/s) |",
+            "| Cartes | Génération (tokens/s) | Lecture du prompt (tokens/s) |",
+        )
+        + "\n|---|---|---|\n"
+        + "\n".join(rows)
+    )
+    notes = list(dict.fromkeys(n for r in found for n in (r.notes_fr if lang == "fr" else r.notes)))
+    formula = pick(lang, "Formula: " + fastest.formula, "Formule : " + fastest.formula_fr)
+    parts = [head, table, bullet_list(notes) if notes else "", f"<sub>{formula}</sub>"]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _cards(result: SpeedEstimate) -> str:
+    return f"{result.gpu_count} × {result.gpu}" if result.gpu_count > 1 else str(result.gpu)
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards = named_cards(ent)
     model = (
@@ -66,6 +140,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     args: dict[str, Any] = {"model": model, "gpu": cards[0] if cards else None,
                             "precision": ent.precision, "context_tokens": ent.context_tokens}  # fmt: skip
+    if ent.options and len(cards) >= 2:
+        # Cards named as options: each one's speed, with as many of it as the option has.
+        return [{**args, "gpu": card, "gpu_count": ent.card_counts.get(card, 1)} for card in cards]
     if ent.gpu_count and ent.gpu_count > 1:
         args["gpu_count"] = ent.gpu_count
     return [args]
@@ -88,4 +165,5 @@ SKILL = Skill(
     ),
     needs=("models", "model_size_b"),
     concepts=("speed",),
+    combine=combine,
 )

@@ -363,7 +363,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         target: dict[str, Any] = (
             {"gpus": cards}
             if len(cards) >= 2
-            else {"gpu": cards[0], "num_gpus": ent.gpu_count}
+            else {"gpu": cards[0], "num_gpus": ent.gpu_count, "vram_gb": ent.memory_of(cards[0])}
             if cards
             else {"vram_gb": ent.vram_gb, "num_gpus": ent.gpu_count}
         )
@@ -377,13 +377,36 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
         "num_gpus": ent.gpu_count,
     }  # fmt: skip
+    if len(cards) >= 2 and ent.options:
+        # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each
+        # model the question names (the pick weighs them all).
+        del base["model"], base["num_gpus"]
+        return [
+            {**base, "model": m, **_option_target(ent, card)}
+            for m in _goal_models(ent, model)
+            for card in cards
+        ]
     if len(cards) >= 2:
         # Several cards named: one machine holding them all (the tool's `gpus`).
         del base["num_gpus"]
         return [{**base, "gpus": cards}]
     if cards:
-        return [{**base, "gpu": cards[0]}]
+        return [{**base, "gpu": cards[0], "vram_gb": ent.memory_of(cards[0])}]
     return [{**base, "vram_gb": ent.vram_gb}]
+
+
+MAX_GOAL_MODELS = 2
+
+
+def _goal_models(ent: Entities, first: str) -> list[str]:
+    """The models an options question weighs the cards against (at most two)."""
+    return list(dict.fromkeys([first, *ent.models]))[:MAX_GOAL_MODELS]
+
+
+def _option_target(ent: Entities, card: str) -> dict[str, Any]:
+    """One option's cards: how many, and the memory the asker gives them."""
+    count = ent.card_counts.get(card, 1)
+    return {"gpu": card, "num_gpus": count if count > 1 else None, "vram_gb": ent.memory_of(card)}
 
 
 SKILL = Skill(
@@ -402,6 +425,9 @@ SKILL = Skill(
         "context_tokens",
         "batch_size",
         "gpu_count",
+        "card_memory",
+        "card_counts",
+        "options",
     ),  # fmt: skip
     needs=("models", "model_size_b"),
     concepts=("fit", "model_task"),

@@ -1,0 +1,131 @@
+"""How a question relates the cards it names (card_roles.toml): the memory size the asker gives
+each card, how many of each, and whether the cards are options to choose between ("a 5080 or a
+4090") rather than one machine ("a 3090 and a 4090")."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from pydantic import BaseModel
+
+from assistant.agent.offline.spelling import fold
+
+ROLES_FILE = "card_roles.toml"
+
+
+class CardRoleWords(BaseModel):
+    options: list[str]
+    memory_links: list[str]
+    not_card_memory: list[str]
+
+
+@dataclass(frozen=True)
+class CardSpan:
+    """Where a question names a card, and which catalog card it is."""
+
+    start: int
+    end: int
+    name: str
+
+
+@lru_cache(maxsize=1)
+def role_words() -> CardRoleWords:
+    text = resources.files("assistant.agent.offline").joinpath(ROLES_FILE).read_text("utf-8")
+    return CardRoleWords.model_validate(tomllib.loads(text))
+
+
+def _words(terms: list[str]) -> str:
+    return "|".join(re.escape(fold(t)) for t in sorted(terms, key=len, reverse=True))
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    words = role_words()
+    options = re.compile(rf"(?<![\w']){'(?:' + _words(words.options) + ')'}(?![\w'])")
+    size = r"(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b"
+    not_card = rf"(?!\s*(?:{_words(words.not_card_memory)})(?!\w))"
+    after = re.compile(
+        rf"^\s*[(,\-]?\s*(?:(?:{_words(words.memory_links)})\s*)?{size}{not_card}", re.I
+    )
+    inside = re.compile(rf"{size}{not_card}", re.I)
+    before = re.compile(rf"{size}\s*$", re.I)
+    return options, after, inside, before
+
+
+def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
+    """The memory size the asker gives each named card: inside or right after its name ('GTX 1650
+    4Go', 'RTX 3060 with 6GB VRAM', 'GTX 970 (4gb') or right before it ('my 8gb 3070')."""
+    _, after, inside, before = _patterns()
+    folded = fold(text)
+    if len(folded) != len(text):  # a ligature unfolded: keep the spans' offsets right
+        folded = text.lower()
+    sizes: dict[str, set[float]] = {}
+    for span in sorted(spans, key=lambda s: s.start):
+        m = (
+            inside.search(folded, span.start, span.end)
+            or after.match(folded[span.end : span.end + 32])
+            or before.search(folded[max(0, span.start - 12) : span.start])
+        )
+        if m:
+            sizes.setdefault(span.name, set()).add(float(m.group(1).replace(",", ".")))
+    # A name given two sizes ("a 4060 Ti 8g ... or a 4060 Ti 16g") names two cards, not one size.
+    return {name: found.pop() for name, found in sizes.items() if len(found) == 1}
+
+
+def are_options(text: str, spans: list[CardSpan]) -> bool:
+    """Whether the named cards are alternatives: an option word stands between two of them."""
+    options = _patterns()[0]
+    ordered = sorted(spans, key=lambda s: s.start)
+    for first, second in zip(ordered, ordered[1:], strict=False):
+        between = text[first.end : second.start] if second.start >= first.end else ""
+        if first.name != second.name and options.search(fold(between)):
+            return True
+    return False
+
+
+def card_counts(text: str, spans: list[CardSpan]) -> dict[str, int]:
+    """How many of each card ('4x 4060ti' → 4), from the words right before its first mention."""
+    from assistant.agent.offline.quantities import count_before
+
+    out: dict[str, int] = {}
+    for span in sorted(spans, key=lambda s: s.start):
+        if span.name not in out:
+            out[span.name] = count_before(text, span.start) or 1
+    return out
+
+
+def own_variants(
+    text: str, known: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan], dict[str, float]]:
+    """The cards as the asker has them: a memory size they give picks the variant that has it
+    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
+    from assistant.knowledge.matching import match_gpu, memory_variant
+
+    stated = card_memory(text, spans)
+    laptop = LAPTOP in tokens(text)
+    renamed: dict[str, str] = {}
+    memory: dict[str, float] = {}
+    for name, size in stated.items():
+        card = match_gpu(name).gpu
+        if card is None or card.vram_gb == size:
+            continue
+        variant = memory_variant(card, size, laptop=laptop)
+        if variant is not None and variant.name in known:
+            continue  # the size belongs to the other card named ("a 4060 Ti 8g, or the 16g")
+        if variant is not None:
+            renamed[name] = variant.name
+        elif card.vram_gb and size < card.vram_gb:
+            # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
+            # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
+            memory[name] = size
+    if renamed:
+        known = list(dict.fromkeys(renamed.get(k, k) for k in known))
+        spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
+    first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
+    known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
+    return known, spans, memory

@@ -1,0 +1,348 @@
+"""Cards named as options ("a 5080 or a 4090?", "3090 vs 4070 Ti Super vs 5090") weighed against
+the question's goal: the pick and why first, then one short table.
+
+With a model to run, the option that holds it at the highest precision wins (ties: the most memory
+left over); without one, the trade-off between the most memory in all and the fastest card."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.workload_fit import BITS, FITTING, SHORT_VERDICTS, gb
+from assistant.agent.offline.texts import num, pick
+from assistant.language import Lang
+from assistant.tools.fit import FitResult
+from assistant.tools.lookup import GpuComparison
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.planner import ToolResult
+    from assistant.agent.offline.reading import Reading
+
+
+@dataclass(frozen=True)
+class Held:
+    """How one option holds one model: the best precision that fits and what it needs."""
+
+    model: str
+    precision: str | None
+    total_gb: float | None
+    capacity_gb: float | None
+    verdict: str
+
+    @property
+    def bits(self) -> int:
+        return BITS.get(self.precision or "", 16) if self.verdict in FITTING else 0
+
+    @property
+    def spare_gb(self) -> float:
+        if self.verdict not in FITTING or self.total_gb is None or self.capacity_gb is None:
+            return -1.0
+        return self.capacity_gb - self.total_gb
+
+
+def _held(result: FitResult) -> Held:
+    """The highest precision at which the model fits this option (or the tool's own verdict)."""
+    fitting = [
+        o
+        for o in result.by_precision
+        if o.verdict in FITTING and o.runs != "no" and o.total_gb is not None
+    ]
+    best = max(fitting, key=lambda o: (BITS.get(o.precision, 16), -(o.total_gb or 0)), default=None)
+    model = result.model or (f"{result.params_b:g}B" if result.params_b else "?")
+    capacity = result.capacity_gb or result.vram_gb
+    if best is not None:
+        return Held(model, best.precision, best.total_gb, capacity, best.verdict)
+    return Held(model, result.precision, result.total_gb, capacity, result.verdict)
+
+
+def _label(result: FitResult) -> str:
+    count = result.multi_gpu.cards if result.multi_gpu else 1
+    name = result.gpu or "?"
+    return f"{count} × {name}" if count > 1 else name
+
+
+def _parse(model: Any, payload: Any) -> Any:
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(payload)
+    except ValidationError:
+        return None
+
+
+def _bandwidths(results: list[ToolResult]) -> dict[str, float]:
+    """Each compared card's memory bandwidth, from the comparison the turn made."""
+    for r in results:
+        found = _parse(GpuComparison, r.result) if r.name == "gpu_compare" else None
+        if found is not None:
+            return {c.name: c.bandwidth_gbs for c in found.cards if c.bandwidth_gbs}
+    return {}
+
+
+def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) -> str:
+    """How many of each option's card the memory alone calls for: a floor, since every card
+    also keeps its own activations and CUDA context."""
+    counts = []
+    for option, rows in by_option.items():
+        first = rows[0][0]
+        capacity = first.capacity_gb or first.vram_gb
+        whole = first.multi_gpu.whole_gb if first.multi_gpu else first.total_gb
+        if not capacity or not whole or first.multi_gpu:
+            continue
+        counts.append(f"{math.ceil(whole / capacity)} × {option}")
+    if not counts:
+        return ""
+    first = next(iter(by_option.values()))[0][0]
+    needed = f"{gb(first.total_gb, lang)} ({first.precision})"
+    joined = pick(lang, " or ", " ou ").join(counts)
+    return pick(
+        lang,
+        f" It needs about {needed}: at least {joined} by memory alone, more once each card's "
+        "own activations and CUDA context are counted.",
+        f" Il faut environ {needed} : au moins {joined} pour la mémoire seule, davantage en "
+        "comptant les activations et le contexte CUDA de chaque carte.",
+    )
+
+
+def _cell(held: Held, lang: Lang) -> str:
+    if held.verdict not in FITTING:
+        return pick(lang, *SHORT_VERDICTS["does_not_fit"])
+    return f"{held.precision} ({gb(held.total_gb, lang)})"
+
+
+def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> str | None:
+    """The pick among the options for the model(s) the question wants to run."""
+    fits = [
+        f
+        for r in results
+        if r.name == "workload_fit" and not r.error
+        for f in [_parse(FitResult, r.result)]
+        if f is not None and f.gpu and f.total_gb
+    ]
+    by_option: dict[str, list[tuple[FitResult, Held]]] = {}
+    for f in fits:
+        by_option.setdefault(_label(f), []).append((f, _held(f)))
+    if len(by_option) < 2:
+        return None
+    models = list(dict.fromkeys(h.model for rows in by_option.values() for _, h in rows))
+
+    def score(rows: list[tuple[FitResult, Held]]) -> tuple[int, int, float]:
+        helds = [h for _, h in rows]
+        return (
+            sum(1 for h in helds if h.bits),
+            sum(h.bits for h in helds),
+            min(h.spare_gb for h in helds),
+        )
+
+    ranked = sorted(by_option, key=lambda o: score(by_option[o]), reverse=True)
+    best = ranked[0]
+    best_rows = by_option[best]
+    goal = pick(lang, " and ", " et ").join(models)
+    if not any(h.bits for _, h in best_rows):
+        head = pick(
+            lang,
+            f"**None of these options holds {goal}** at any precision checked.",
+            f"**Aucune de ces options ne fait tenir {goal}**, quelle que soit la précision testée.",
+        ) + _how_many(by_option, lang)
+    else:
+        why = pick(lang, "; ", " ; ").join(
+            pick(
+                lang,
+                f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)})",
+                f"{h.model} tient en {h.precision} (environ {gb(h.total_gb, lang)} sur {gb(h.capacity_gb, lang)})",
+            )
+            for _, h in best_rows
+        )
+        tied = [o for o in ranked[1:] if score(by_option[o])[:2] == score(best_rows)[:2]]
+        many = len(models) > 1
+        it, le = ("them", "les") if many else ("it", "le")
+        rest = (
+            pick(
+                lang,
+                f" {', '.join(tied)} {'also hold' if len(tied) > 1 else 'also holds'} {it}, with less memory to spare.",
+                f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi, avec moins de marge.",
+            )
+            if tied
+            else pick(
+                lang,
+                f" {', '.join(ranked[1:])} {'holds' if len(ranked) == 2 else 'hold'} {it} only at a lower precision or not at all.",
+                f" {', '.join(ranked[1:])} ne {le} {'fait' if len(ranked) == 2 else 'font'} tenir qu'en précision plus basse, ou pas du tout.",
+            )
+        )
+        head = (
+            pick(
+                lang,
+                f"**{best}** is the pick for {goal}: {why}.",
+                f"**{best}** est le meilleur choix pour {goal} : {why}.",
+            )
+            + rest
+        )
+    bandwidth = _bandwidths(results)
+    header = (
+        f"| {pick(lang, 'Option', 'Option')} | {pick(lang, 'Memory', 'Mémoire')} | "
+        + pick(lang, "Bandwidth", "Bande passante")
+        + " | "
+        + " | ".join(pick(lang, f"{m}: best fit", f"{m} : meilleure tenue") for m in models)
+        + " |"
+    )
+    rows = []
+    for option in ranked:
+        first = by_option[option][0][0]
+        held = {h.model: h for _, h in by_option[option]}
+        bw = bandwidth.get(first.gpu or "")
+        per_card = f"{num(bw, lang, 0)} {pick(lang, 'GB/s', 'Go/s')}" if bw else "—"
+        cells = " | ".join(_cell(held[m], lang) if m in held else "—" for m in models)
+        memory = first.multi_gpu.total_vram_gb if first.multi_gpu else first.capacity_gb
+        rows.append(f"| {option} | {gb(memory, lang)} | {per_card} | {cells} |")
+    table = header + "\n|---|---|---|" + "---|" * len(models) + "\n" + "\n".join(rows)
+    return head + "\n\n" + table
+
+
+def weighed_without_goal(ent: Entities) -> bool:
+    """Whether options with no model named get a trade-off of their own: options of another
+    shape (several of one card against one of another) or of different makers (a Mac or a GPU
+    laptop). Two single cards of one maker are a plain side-by-side comparison."""
+    from assistant.knowledge.matching import match_gpu
+
+    if any(n > 1 for n in ent.card_counts.values()):
+        return True
+    vendors = {card.vendor for name in ent.gpus for card in [match_gpu(name).gpu] if card}
+    return len(vendors) > 1
+
+
+def weigh_without_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> str | None:
+    """Options with no model named: the most memory in all against the fastest card."""
+    if not weighed_without_goal(reading.entities):
+        return None
+    comparison = next(
+        (
+            c
+            for r in results
+            if r.name == "gpu_compare"
+            for c in [_parse(GpuComparison, r.result)]
+            if c is not None and len(c.cards) >= 2
+        ),
+        None,
+    )
+    if comparison is None:
+        return None
+    ent = reading.entities
+    counts = ent.card_counts
+    cards = [
+        c.model_copy(update={"vram_gb": ent.memory_of(c.name) or c.vram_gb})
+        for c in comparison.cards
+        if c.vram_gb and c.bandwidth_gbs
+    ]
+    if len(cards) < 2:
+        return None
+
+    def total(card: Any) -> float:
+        return float(card.vram_gb) * counts.get(card.name, 1)
+
+    def label(card: Any) -> str:
+        n = counts.get(card.name, 1)
+        return f"{n} × {card.name}" if n > 1 else card.name
+
+    roomiest = max(cards, key=total)
+    fastest = max(cards, key=lambda c: c.bandwidth_gbs)
+    return _trade_off(cards, roomiest, fastest, total, label, counts, lang) + _cuda_line(
+        cards, label, lang
+    )
+
+
+def _cuda_line(cards: list[Any], label: Any, lang: Lang) -> str:
+    """Options of different makers: which one runs CUDA, and what the others use instead."""
+    from assistant.knowledge.stacks import load_stacks
+
+    nvidia = [label(c) for c in cards if c.vendor == "nvidia"]
+    others = [c for c in cards if c.vendor != "nvidia"]
+    if not nvidia or not others:
+        return ""
+    stacks = load_stacks()
+    instead = "; ".join(
+        pick(
+            lang,
+            f"{label(c)} uses {stacks[c.vendor].name}",
+            f"{label(c)} passe par {stacks[c.vendor].name}",
+        )
+        for c in others
+        if c.vendor in stacks
+    )
+    return pick(
+        lang,
+        f"\n\nOnly {' and '.join(nvidia)} runs CUDA"
+        + (f"; {instead} instead." if instead else "."),
+        f"\n\nSeule {' et '.join(nvidia)} fait tourner CUDA"
+        + (f" ; {instead} à la place." if instead else "."),
+    )
+
+
+def _trade_off(
+    cards: list[Any],
+    roomiest: Any,
+    fastest: Any,
+    total: Any,
+    label: Any,
+    counts: dict[str, int],
+    lang: Lang,
+) -> str:
+    """The fastest card for models it holds, against the option that holds the most."""
+    if roomiest.name == fastest.name:
+        return pick(
+            lang,
+            f"**{label(fastest)}**: it has both the most memory ({gb(total(fastest), lang)}) and the "
+            f"fastest memory ({num(fastest.bandwidth_gbs, lang, 0)} GB/s).",
+            f"**{label(fastest)}** : c'est l'option qui a à la fois le plus de mémoire "
+            f"({gb(total(fastest), lang)}) et la mémoire la plus rapide ({num(fastest.bandwidth_gbs, lang, 0)} Go/s).",
+        )
+    split = counts.get(roomiest.name, 1) > 1
+    link = (
+        pick(
+            lang,
+            " spread over several cards that exchange data over "
+            + ("NVLink" if roomiest.nvlink else "PCIe (no NVLink)"),
+            " répartie sur plusieurs cartes qui échangent par "
+            + ("NVLink" if roomiest.nvlink else "PCIe (pas de NVLink)"),
+        )
+        if split
+        else ""
+    )
+    return pick(
+        lang,
+        f"**It depends on the model size.** For a model that fits in {gb(fastest.vram_gb, lang)}, "
+        f"**{label(fastest)}** is faster: generation follows memory bandwidth, "
+        f"{num(fastest.bandwidth_gbs, lang, 0)} GB/s against {num(roomiest.bandwidth_gbs, lang, 0)} GB/s "
+        f"per card. **{label(roomiest)}** holds more ({gb(total(roomiest), lang)}{' in all' if split else ''}{link}), "
+        "so it runs larger models, more slowly.",
+        f"**Ça dépend de la taille du modèle.** Pour un modèle qui tient dans {gb(fastest.vram_gb, lang)}, "
+        f"**{label(fastest)}** est plus rapide : la génération suit la bande passante mémoire, "
+        f"{num(fastest.bandwidth_gbs, lang, 0)} Go/s contre {num(roomiest.bandwidth_gbs, lang, 0)} Go/s "
+        f"par carte. **{label(roomiest)}** a plus de mémoire ({gb(total(roomiest), lang)}{' en tout' if split else ''}{link}) : "
+        "elle fait tourner de plus gros modèles, plus lentement.",
+    )
+
+
+GENERIC_TOPICS = frozenset({"cuda_programming"})
+
+
+def weigh_options(reading: Reading, results: list[ToolResult]) -> tuple[str, set[str]] | None:
+    """The pick among cards named as options, and the tools whose sections it replaces; None
+    when the cards are not options."""
+    if not reading.entities.options:
+        return None
+    lang = reading.language
+    with_goal = weigh_with_goal(reading, results, lang)
+    if with_goal:
+        return with_goal, {"workload_fit", "gpu_compare"}
+    without = weigh_without_goal(reading, results, lang)
+    if not without:
+        return None
+    generic = all(
+        str(r.result.get("topic")) in GENERIC_TOPICS
+        for r in results
+        if r.name == "gpu_capability" and isinstance(r.result, dict)
+    )
+    return without, {"gpu_capability"} if generic else set()

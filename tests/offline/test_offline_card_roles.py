@@ -1,0 +1,239 @@
+"""How a question relates its cards: the asker's own variant and memory, cards as options to weigh
+against a goal, and speed questions about image models."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.planner import plan_tool_calls
+from assistant.agent.offline.reading import Conversation
+from assistant.tools.fit.cards import split_cards
+
+
+def _calls(question: str, history: list[tuple[str, str]] | None = None) -> list[tuple[str, dict]]:
+    calls = plan_tool_calls(Conversation(question, history or []), set())
+    return [(c.name, c.args) for c in calls if c.name != "search_corpus"]
+
+
+# ---------------------------------------------------------------- one card, the asker's own
+
+
+@pytest.mark.parametrize(
+    ("question", "card"),
+    [
+        ("My notebook has a GTX 1650 and 16 GB of RAM, can it train a small CNN?", "GeForce GTX 1650 Mobile"),
+        ("Mon PC portable a une RTX 3070, est-ce assez pour du LoRA ?", "GeForce RTX 3070 Mobile"),
+    ],
+)  # fmt: skip
+def test_a_laptop_and_one_card_name_is_one_laptop_card(question: str, card: str) -> None:
+    ent = extract_entities(question)
+    assert ent.gpus == [card]
+    assert ent.options is False
+
+
+@pytest.mark.parametrize(
+    ("question", "card"),
+    [
+        ("I only have an RTX 3060 with 6 GB of VRAM, what can I run?", "GeForce RTX 3060 Mobile"),
+        ("Ma RTX 3060 de 8 Go suffit-elle pour Mistral 7B ?", "GeForce RTX 3060 8 GB"),
+        ("Is an 8GB RTX 4060 Ti enough for SDXL?", "GeForce RTX 4060 Ti 8 GB"),
+    ],
+)
+def test_the_memory_the_asker_gives_picks_the_variant(question: str, card: str) -> None:
+    ent = extract_entities(question)
+    assert ent.gpus == [card]
+    assert ent.card_memory == {}
+
+
+def test_a_card_only_made_for_laptops_is_that_chip() -> None:
+    assert extract_entities("Is the RTX 4050 any good for PyTorch?").gpus == [
+        "GeForce RTX 4050 Mobile"
+    ]
+
+
+def test_a_memory_size_no_variant_has_is_the_askers_and_is_checked_against() -> None:
+    ent = extract_entities("Can my MacBook Air M3 with 16 GB run Qwen3 14B?")
+    assert ent.gpus == ["Apple M3"]
+    assert ent.card_memory == {"Apple M3": 16.0}
+    fits = [args for name, args in _calls("Can my MacBook Air M3 with 16 GB run Qwen3 14B?")]
+    assert fits[0]["gpu"] == "Apple M3" and fits[0]["vram_gb"] == 16.0
+
+
+def test_system_ram_is_not_the_cards_memory() -> None:
+    ent = extract_entities("I have a 4090 and 64 GB RAM")
+    assert ent.gpus == ["GeForce RTX 4090"]
+    assert ent.card_memory == {}
+
+
+def test_a_follow_up_keeps_the_askers_memory() -> None:
+    history = [
+        ("user", "My Mac mini M4 has 16 GB, can it run Llama 3.1 8B?"),
+        ("assistant", "Yes, at 4 bits it needs about 5 GB."),
+    ]
+    calls = _calls("and Qwen2.5 14B?", history)
+    assert calls[0][0] == "workload_fit"
+    assert calls[0][1]["gpu"] == "Apple M4" and calls[0][1]["vram_gb"] == 16.0
+
+
+@pytest.mark.parametrize(
+    ("text", "cards"),
+    [
+        ("GeForce GTX 970", [(1, "GeForce GTX 970")]),
+        ("GTX 980", [(1, "GTX 980")]),
+        ("A100 x8", [(8, "A100")]),
+        ("3090x2", [(2, "3090")]),
+    ],
+)
+def test_a_name_ending_in_x_is_not_a_count(text: str, cards: list[tuple[int, str]]) -> None:
+    assert split_cards(text) == cards
+
+
+def test_a_maxwell_card_with_a_remark_gets_its_models() -> None:
+    answer = ask("got a GTX 980 (4gb, sadly). can llama.cpp do anything with it?")
+    assert "Unknown GPU" not in answer.text
+    assert "GeForce GTX 980" in answer.text
+
+
+# ---------------------------------------------------------------- options against a goal
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "For Qwen2.5 32B at 4-bit, should I get an RTX 4080 or an RTX 3090?",
+        "Pour Qwen2.5 32B en 4 bits, une RTX 4080 ou une RTX 3090 ?",
+        "RTX 4080 vs RTX 3090 for Qwen2.5 32B?",
+    ],
+)
+def test_cards_named_as_options_are_checked_one_by_one(question: str) -> None:
+    ent = extract_entities(question)
+    assert ent.options is True
+    fits = [args for name, args in _calls(question) if name == "workload_fit"]
+    assert [f["gpu"] for f in fits] == ["GeForce RTX 4080", "GeForce RTX 3090"]
+    assert all("gpus" not in f for f in fits)
+
+
+def test_cards_of_one_machine_are_not_options() -> None:
+    ent = extract_entities("Will Qwen2.5 32B fit on my RTX 4080 and RTX 3090 together?")
+    assert ent.options is False
+    fits = [
+        args for name, args in _calls("Will Qwen2.5 32B fit on my RTX 4080 and RTX 3090 together?")
+    ]
+    assert fits[0]["gpus"] == ["GeForce RTX 4080", "GeForce RTX 3090"]
+
+
+def test_each_option_keeps_its_own_count() -> None:
+    ent = extract_entities("one RTX 5090 or 3x RTX 3060 12GB for a 32B model?")
+    assert ent.options is True
+    assert ent.card_counts == {"GeForce RTX 5090": 1, "GeForce RTX 3060 12GB": 3}
+
+
+def test_the_answer_starts_with_the_option_that_holds_the_model() -> None:
+    answer = ask("For Qwen2.5 32B at 4-bit, should I get an RTX 4080 or an RTX 3090?")
+    first = answer.text.split("\n")[0]
+    assert first.startswith("**GeForce RTX 3090** is the pick for Qwen2.5 32B")
+    assert "| GeForce RTX 4080 | 16 GB |" in answer.text
+    assert "does not fit" in answer.text.split("| GeForce RTX 4080 |")[1].split("\n")[0]
+
+
+def test_the_french_answer_starts_with_the_pick() -> None:
+    answer = ask("Pour Qwen2.5 32B en 4 bits, une RTX 4080 ou une RTX 3090 ?")
+    assert answer.text.startswith("**GeForce RTX 3090** est le meilleur choix pour Qwen2.5 32B")
+
+
+def test_options_of_another_shape_without_a_model_get_the_trade_off() -> None:
+    answer = ask("Two RTX 3060 12GB versus one RTX 4080, which one for local AI?")
+    assert answer.text.startswith("**It depends on the model size.**")
+    assert "2 × GeForce RTX 3060 12GB" in answer.text.split("\n")[0]
+
+
+# ---------------------------------------------------------------- speed of image models
+
+
+@pytest.mark.parametrize(
+    ("question", "plain"),
+    [
+        ("How fast will SD 1.5 generate a 512x512 image on my RTX 3060 12GB?", "**No speed estimate for Stable Diffusion 1.5**"),
+        ("Quelle vitesse pour FLUX.1 schnell sur une RTX 4070 ?", "**Pas d'estimation de vitesse pour FLUX.1-schnell**"),
+    ],
+)  # fmt: skip
+def test_no_tokens_per_second_for_an_image_model(question: str, plain: str) -> None:
+    answer = ask(question)
+    assert "tokens/s" not in answer.text.split("\n")[0]
+    assert plain in answer.text
+    names = [c.name for c in answer.tool_calls]
+    assert "workload_fit" in names
+    assert names.index("workload_fit") < names.index("llm_speed")
+
+
+def test_more_memory_than_the_card_has_is_a_false_premise_not_a_size() -> None:
+    ent = extract_entities("My RTX 4090 has 48 GB, so Llama 3.1 70B at 8-bit fits, right?")
+    assert ent.gpus == ["GeForce RTX 4090"]
+    assert ent.card_memory == {}
+    fits = [
+        a
+        for n, a in _calls("My RTX 4090 has 48 GB, so Llama 3.1 70B at 8-bit fits, right?")
+        if n == "workload_fit"
+    ]
+    assert fits and fits[0].get("vram_gb") is None
+
+
+def test_options_asked_which_is_faster_get_each_options_speed() -> None:
+    question = "Mac Studio M2 Max 96GB vs 2x RTX 4090 for Llama 3.1 70B, which is faster for generating tokens?"
+    speeds = [a for n, a in _calls(question) if n == "llm_speed"]
+    assert [(s["gpu"], s.get("gpu_count")) for s in speeds] == [
+        ("Apple M2 Max", 1),
+        ("GeForce RTX 4090", 2),
+    ]
+
+
+def test_options_of_two_makers_say_which_runs_cuda() -> None:
+    answer = ask(
+        "Un portable avec une RTX 4060 ou un MacBook Air M2 pour apprendre le deep learning ?"
+    )
+    first = answer.text.split("\n\n")[:2]
+    assert first[1].startswith("Seule GeForce RTX 4060 Laptop GPU fait tourner CUDA")
+    assert "Apple M2 passe par Metal, MPS, MLX" in first[1]
+
+
+def test_when_no_option_holds_the_model_the_answer_counts_cards_by_memory() -> None:
+    answer = ask("H100 or H200 to serve Llama 3.1 405B in FP8?")
+    assert answer.text.startswith("**None of these options holds Llama 3.1 405B**")
+    assert "at least 5 × H100 SXM5 80GB or 3 × H200 SXM 141GB by memory alone" in answer.text
+
+
+def test_options_speeds_are_one_table_after_the_pick() -> None:
+    answer = ask(
+        "Mac Studio M2 Max 96GB vs 2x RTX 4090 for Llama 3.1 70B, which is faster for generating tokens?"
+    )
+    sections = answer.text.split("\n\n")
+    assert sections[0].startswith("**Apple M2 Max** is the pick for Llama 3.1 70B")
+    assert any(s.startswith("**Generation: 2 × GeForce RTX 4090 is faster**") for s in sections)
+    assert answer.text.count("<sub>Formula:") == 1
+
+
+def test_two_sizes_of_one_name_are_two_cards() -> None:
+    ent = extract_entities("I own a 4060ti 8g and might move to a 4060ti 16g, worth it?")
+    assert ent.gpus == ["GeForce RTX 4060 Ti 8 GB", "GeForce RTX 4060 Ti 16GB"]
+    assert ent.card_memory == {}
+    ent = extract_entities("RTX 4060 Ti 8GB ou RTX 4060 Ti 16GB pour SDXL ?")
+    assert ent.options is True
+    assert ent.gpus == ["GeForce RTX 4060 Ti 8 GB", "GeForce RTX 4060 Ti 16GB"]
+
+
+def test_the_matcher_says_where_each_card_is_named() -> None:
+    from assistant.knowledge.matching import find_gpu_spans, match_gpu, memory_variant
+
+    text = "a 3090 or an RTX 4090"
+    assert [(c.name, text[s:e]) for c, s, e in find_gpu_spans(text)] == [
+        ("GeForce RTX 3090", "3090"),
+        ("GeForce RTX 4090", "RTX 4090"),
+    ]
+    card = match_gpu("RTX 3060").gpu
+    assert card is not None
+    variant = memory_variant(card, 6.0)
+    assert variant is not None and variant.name == "GeForce RTX 3060 Mobile"
+    assert memory_variant(card, 12.0) is None
+    assert memory_variant(card, 48.0) is None

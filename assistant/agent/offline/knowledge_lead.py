@@ -40,6 +40,7 @@ class LeadSettings:
     min_margin: float
     agree_similarity: float
     agree_gap: float
+    agree_excess: float
     tool_first: frozenset[str]
     spec_tools: frozenset[str]
     recommend_tools: frozenset[str]
@@ -67,6 +68,7 @@ def settings() -> LeadSettings:
         min_margin=float(data["min_margin"]),
         agree_similarity=float(data["agree_similarity"]),
         agree_gap=float(data["agree_gap"]),
+        agree_excess=float(data["agree_excess"]),
         tool_first=frozenset(data["tool_first"]),
         spec_tools=frozenset(data["spec_tools"]),
         recommend_tools=frozenset(data["recommend_tools"]),
@@ -96,18 +98,20 @@ def computed(results: list[ToolResult], text: str) -> bool:
 
 
 def _agreed(
-    reading: Reading, ranked: list[tuple[str, float]], retrieved: list[str | None]
+    reading: Reading, ranked: list[tuple[str, float]], typical: float, retrieved: list[str | None]
 ) -> str | None:
     """The entry both measures point to when neither is sure alone: one ranks it first (the
     nearest question, or the search's best entry) and the other nearly so (the search found it;
-    its question is good, `agree_similarity`, and within `agree_gap` of the nearest). Not for a
-    question naming a model or a guide part: a fit or coverage tool's figures answer it."""
+    its question is good, `agree_similarity`, within `agree_gap` of the nearest, and stands out by
+    `agree_excess` from `typical`, the question's median entry: some questions are close to every
+    entry). Not for a question naming a model or a guide part: a fit or coverage tool's figures
+    answer it."""
     conf = settings()
     ent = reading.entities
     if ent.models or ent.model_size_b or ent.parts or ent.up_to_part or not ranked:
         return None
     scores, (nearest, best) = dict(ranked), ranked[0]
-    floor = max(conf.agree_similarity, best - conf.agree_gap)
+    floor = max(conf.agree_similarity, best - conf.agree_gap, typical + conf.agree_excess)
     found = [e for e in retrieved if e in scores]  # the search's entries, best first
     good = next((e for e in found if scores[e] >= floor), None)
     return good if good is not None and good in (nearest, found[0]) else None
@@ -127,13 +131,11 @@ def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Le
     conf = settings()
     if _answered_by_tool(list(reading.tool_intents), reading.text):
         return None
-    ranked = [
-        (e, s)
-        for e, s in title_scores(reading.text)
-        if not about_something_else(reading, e, conf.generic_topics)
-    ]
+    every = title_scores(reading.text)
+    ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
     if not ranked:
         return None
+    typical = every[len(every) // 2][1]
     scores = dict(ranked)
     entry_id, score = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
@@ -147,7 +149,7 @@ def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Le
         elif first is not None and scores.get(first, -1.0) >= conf.min_similarity:
             chosen = first
         else:
-            chosen = _agreed(reading, ranked, retrieved)
+            chosen = _agreed(reading, ranked, typical, retrieved)
     if chosen is None:
         return None
     lang = reading.language

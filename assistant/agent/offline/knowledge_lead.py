@@ -104,12 +104,14 @@ def _agreed(
     nearest question, or the search's best entry) and the other nearly so (the search found it;
     its question is good, `agree_similarity`, within `agree_gap` of the nearest, and stands out by
     `agree_excess` from `typical`, the question's median entry: some questions are close to every
-    entry). Not for a question naming a model or a guide part: a fit or coverage tool's figures
-    answer it."""
+    entry). Not for a question naming a model or a guide part, or a card and a feature: a fit,
+    coverage or capability tool answers it."""
     conf = settings()
     ent = reading.entities
     if ent.models or ent.model_size_b or ent.parts or ent.up_to_part or not ranked:
         return None
+    if ent.gpus and set(ent.topics) - conf.generic_topics:
+        return None  # a card and a feature: the capability check's verdict comes first
     scores, (nearest, best) = dict(ranked), ranked[0]
     floor = max(conf.agree_similarity, best - conf.agree_gap, typical + conf.agree_excess)
     found = [e for e in retrieved if e in scores]  # the search's entries, best first
@@ -131,6 +133,8 @@ def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Le
     conf = settings()
     if _answered_by_tool(list(reading.tool_intents), reading.text):
         return None
+    if reading.entities.unknown_gpus and not reading.entities.gpus:
+        return None  # a card missing from the catalog: saying so comes first
     every = title_scores(reading.text)
     ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
     if not ranked:

@@ -1,23 +1,39 @@
 """Measure where the knowledge-lead threshold should sit (assistant/agent/offline/knowledge_lead.toml).
 
-    python tools/calibrate_knowledge_lead.py
+    python tools/calibrate_knowledge_lead.py            # similarity statistics + golden leads
+    python tools/calibrate_knowledge_lead.py --graded   # also: graded questions' expected leads
 
 Prints, with the search's embedding model (query vectors, cosine):
 - same question: an entry's English title against its French title (a reworded question);
-- different questions: each title against the nearest title of another entry;
-- the golden set's questions against their nearest title, split into questions a tool answers
-  and questions only the documents answer;
-and the share of each group at or above the configured threshold.
+- different questions: each title or "asked" phrasing against the nearest one of another entry;
+- the golden set's questions against their nearest title or phrasing, split into questions a tool
+  answers and questions only the documents answer;
+and the share of each group at or above the configured threshold; then which golden questions
+open with an entry (answered through `ask`, so every guard applies). With `--graded`, each question
+of tests/golden/knowledge_leads.yaml (graded questions an existing entry answers) is answered
+and its lead compared with the expected entries: right, wrong entry, or no lead.
 """
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
+
+EXPECTED = REPO / "tests" / "golden" / "knowledge_leads.yaml"
+SETS = {"real_questions": "real_questions.yaml", "blind_batch_4": "blind_batch_4.yaml"}
+# The note under an entry that opens an answer (a knowledge lead, or an entry chosen when every
+# tool was called on a guess).
+_NOTE = re.compile(
+    r"<sub>(?:Knowledge base ?:|Base de connaissances ?:|From the knowledge entry|D'après la fiche)"
+    r" \*(?P<title>[^*]+)\*"
+)
 
 
 def _summary(name: str, values: list[float], threshold: float) -> str:
@@ -33,59 +49,100 @@ def _summary(name: str, values: list[float], threshold: float) -> str:
     )
 
 
-def main() -> int:
+def lead_of(text: str) -> str | None:
+    """The id of the entry an answer opens with (from its knowledge-base note), or None."""
+    from assistant.knowledge.entries import load_entries
+
+    found = _NOTE.search("\n\n".join(text.split("\n\n")[:3]))
+    if not found:
+        return None
+    title = found.group("title")
+    return next((e.id for e in load_entries() if e.title == title), None)
+
+
+def similarity_report(threshold: float) -> None:
     import numpy as np
     import yaml
 
-    from assistant.agent.offline.knowledge_lead import _titles, settings, title_scores
+    from assistant.agent.offline.lead_match import entry_vectors, title_scores
     from assistant.knowledge.entries import load_entries
     from assistant.retrieval.embeddings import model_key
 
-    threshold = settings().min_similarity
     entries = load_entries()
-    ids, matrix = _titles(model_key())
+    ids, matrix = entry_vectors(model_key())
     rows: dict[str, dict[str, int]] = {}
-    for i, entry in enumerate(entries):
+    for i, entry in enumerate(entries):  # the titles come first, one row per entry
         rows.setdefault(entry.id, {})[entry.language] = i
     same = [float(matrix[r["en"]] @ matrix[r["fr"]]) for r in rows.values() if len(r) == 2]
     sims = matrix @ matrix.T
-    other = []
-    for i in range(len(ids)):
-        mask = np.array([ids[j] != ids[i] for j in range(len(ids))])
-        other.append(float(sims[i][mask].max()))
+    id_array = np.array(ids)
+    other = [float(sims[i][id_array != ids[i]].max()) for i in range(len(ids))]
     cases = yaml.safe_load((REPO / "tests" / "golden" / "golden.yaml").read_text("utf-8"))
     tool, documents = [], []
     for case in cases:
         ranked = title_scores(case["question"])
         if ranked:
             (tool if case.get("tools") else documents).append(ranked[0][1])
-    from assistant.agent.corpus_tool import CorpusQuery, search_corpus
-    from assistant.agent.offline.knowledge_lead import find_lead
-    from assistant.agent.offline.planner import plan_tool_calls
-    from assistant.agent.offline.reading import Conversation, read_turn
-
-    fired = []
-    for case in cases:
-        conversation = Conversation(case["question"])
-        reading = read_turn(conversation)
-        found: list[str | None] = []
-        for call in plan_tool_calls(conversation, set()):
-            if call.name == "search_corpus":
-                result = search_corpus(CorpusQuery(**call.args))
-                found += [
-                    p.chunk_id.split(":")[1] if p.chunk_id.startswith("knowledge-") else None
-                    for p in result.passages
-                ]
-        lead = find_lead(reading, found)
-        if lead is not None:
-            fired.append(f"  {case['id']} -> {lead.entry.id} ({lead.score:.3f})")
-    print(f"model {model_key()} · threshold {threshold}")
+    print(f"model {model_key()} · threshold {threshold} · {len(ids)} titles and phrasings")
     print(_summary("same question, other language", same, threshold))
-    print(_summary("nearest other entry's title", other, threshold))
+    print(_summary("nearest other entry's title or phrasing", other, threshold))
     print(_summary("golden questions a tool answers", tool, threshold))
     print(_summary("golden questions the documents answer", documents, threshold))
-    print(f"golden questions that lead with an entry (guards included): {len(fired)}/{len(cases)}")
-    print("\n".join(fired))
+
+
+def golden_leads() -> list[str]:
+    import yaml
+
+    from assistant import ask
+
+    cases = yaml.safe_load((REPO / "tests" / "golden" / "golden.yaml").read_text("utf-8"))
+    fired = []
+    for case in cases:
+        lead = lead_of(ask(case["question"], history=case.get("history") or None).text)
+        if lead is not None:
+            fired.append(f"  {case['id']} -> {lead}")
+    print(f"golden questions that lead with an entry: {len(fired)}/{len(cases)}")
+    return fired
+
+
+def graded_leads() -> dict[str, int]:
+    """Answer each graded question that has an expected entry; print and count the outcomes."""
+    import yaml
+
+    from assistant import ask
+    from assistant.agent.offline.lead_match import title_scores
+
+    expected: dict[str, dict[str, list[str]]] = yaml.safe_load(EXPECTED.read_text("utf-8"))
+    counts = {"right": 0, "wrong": 0, "none": 0}
+    for set_name, wanted in expected.items():
+        items: list[dict[str, Any]] = yaml.safe_load(
+            (REPO / "tests" / "golden" / SETS[set_name]).read_text("utf-8")
+        )
+        for item in (i for i in items if i["id"] in wanted):
+            answer = ask(item["question"], history=item.get("history") or None)
+            lead = lead_of(answer.text)
+            outcome = "right" if lead in wanted[item["id"]] else "none" if lead is None else "wrong"
+            counts[outcome] += 1
+            scores = dict(title_scores(item["question"]))
+            best = max(scores.get(e, 0.0) for e in wanted[item["id"]])
+            print(f"  {outcome:5} {item['id']:7} lead={lead} · expected best {best:.3f}")
+    total = sum(counts.values())
+    print(
+        f"graded questions with the right entry as lead: {counts['right']}/{total} " + str(counts)
+    )
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    from assistant.agent.offline.knowledge_lead import settings
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--graded", action="store_true", help="also the graded questions")
+    args = parser.parse_args(argv)
+    similarity_report(settings().min_similarity)
+    print("\n".join(golden_leads()))
+    if args.graded:
+        graded_leads()
     return 0
 
 

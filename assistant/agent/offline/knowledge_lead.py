@@ -11,20 +11,18 @@ purchase was asked, a capability verdict on a generic topic ("every NVIDIA card 
 from __future__ import annotations
 
 import re
-import threading
 import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.lead_match import about_something_else, entry_vectors, title_scores
 from assistant.agent.offline.texts import pick
 from assistant.language import Lang
 from assistant.log import get_logger
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from assistant.agent.offline.planner import ToolResult
     from assistant.agent.offline.reading import Reading
     from assistant.knowledge.entries import KnowledgeEntry
@@ -33,13 +31,16 @@ log = get_logger(__name__)
 
 SETTINGS_FILE = "knowledge_lead.toml"
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
-_lock = threading.Lock()
+__all__ = ["entry_vectors", "title_scores"]  # re-exported: the calibration tool reads them
 
 
 @dataclass(frozen=True)
 class LeadSettings:
     min_similarity: float
     min_margin: float
+    agree_similarity: float
+    agree_gap: float
+    agree_excess: float
     tool_first: frozenset[str]
     spec_tools: frozenset[str]
     recommend_tools: frozenset[str]
@@ -65,6 +66,9 @@ def settings() -> LeadSettings:
     return LeadSettings(
         min_similarity=float(data["min_similarity"]),
         min_margin=float(data["min_margin"]),
+        agree_similarity=float(data["agree_similarity"]),
+        agree_gap=float(data["agree_gap"]),
+        agree_excess=float(data["agree_excess"]),
         tool_first=frozenset(data["tool_first"]),
         spec_tools=frozenset(data["spec_tools"]),
         recommend_tools=frozenset(data["recommend_tools"]),
@@ -80,91 +84,81 @@ def strip_comments(text: str) -> str:
     return " ".join(_COMMENT.sub(" ", text).split())
 
 
-@lru_cache(maxsize=4)
-def _titles(model: str) -> tuple[tuple[str, ...], np.ndarray]:
-    """(entry id per row, title vectors) for every entry title of both languages."""
-    from assistant.knowledge.entries import load_entries
-    from assistant.retrieval.embeddings import get_embedder
-
-    entries = load_entries()
-    ids = tuple(e.id for e in entries)
-    vectors = get_embedder(model).embed_queries([e.title for e in entries])
-    return ids, vectors
+def _answered_by_tool(names: list[str], text: str) -> bool:
+    """One of these tools makes the answer's figures (`tool_first`); a spec comparison counts only
+    when the question asks for specifications."""
+    conf = settings()
+    asked_specs = bool(conf.asks_specs.search(text))
+    return any(n in conf.tool_first and (asked_specs or n not in conf.spec_tools) for n in names)
 
 
-def title_scores(text: str) -> list[tuple[str, float]]:
-    """(entry id, best cosine of the question to its titles), nearest first; [] without a model."""
-    import numpy as np
-
-    from assistant.retrieval.embeddings import (
-        EmbeddingUnavailable,
-        get_embedder,
-        model_key,
-    )
-
-    try:
-        key = model_key()
-        with _lock:
-            ids, matrix = _titles(key)
-        question = get_embedder(key).embed_queries([text])[0]
-    except (EmbeddingUnavailable, OSError, ValueError) as exc:
-        log.info("offline: no knowledge lead (%s)", exc)
-        return []
-    sims = np.asarray(matrix, dtype=np.float32) @ np.asarray(question, dtype=np.float32)
-    best: dict[str, float] = {}
-    for entry_id, sim in zip(ids, sims.tolist(), strict=True):
-        best[entry_id] = max(best.get(entry_id, -1.0), float(sim))
-    return sorted(best.items(), key=lambda item: -item[1])
-
-
-def _cards(text: str) -> frozenset[str]:
-    from assistant.agent.offline.entities import extract_entities
-
-    return frozenset(extract_entities(text).gpus)
-
-
-def computed(results: list[ToolResult]) -> bool:
+def computed(results: list[ToolResult], text: str) -> bool:
     """A tool whose figures are the answer (a cost, a break-even...) was called."""
-    return any(r.name in settings().tool_first for r in results)
+    return _answered_by_tool([r.name for r in results], text)
+
+
+def _agreed(
+    reading: Reading, ranked: list[tuple[str, float]], typical: float, retrieved: list[str | None]
+) -> str | None:
+    """The entry both measures point to when neither is sure alone: one ranks it first (the
+    nearest question, or the search's best entry) and the other nearly so (the search found it;
+    its question is good, `agree_similarity`, within `agree_gap` of the nearest, and stands out by
+    `agree_excess` from `typical`, the question's median entry: some questions are close to every
+    entry). Not for a question naming a model or a guide part, or a card and a feature: a fit,
+    coverage or capability tool answers it."""
+    conf = settings()
+    ent = reading.entities
+    if ent.models or ent.model_size_b or ent.parts or ent.up_to_part or not ranked:
+        return None
+    if ent.gpus and set(ent.topics) - conf.generic_topics:
+        return None  # a card and a feature: the capability check's verdict comes first
+    scores, (nearest, best) = dict(ranked), ranked[0]
+    floor = max(conf.agree_similarity, best - conf.agree_gap, typical + conf.agree_excess)
+    found = [e for e in retrieved if e in scores]  # the search's entries, best first
+    good = next((e for e in found if scores[e] >= floor), None)
+    return good if good is not None and good in (nearest, found[0]) else None
 
 
 def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Lead | None:
     """The entry whose question this is, in the question's language (else the other), or None.
 
+    Entries whose titles name other cards or features than the question's are left out first.
     `retrieved`: what the corpus search found for the question, best first (an entry id per
-    passage, None for a passage of the guide). When given, the entry must be among them: either
-    the nearest title by `min_margin`, or the search's first passage with a title that is close
-    enough (the title's similarity and the search's ranking agree)."""
+    passage, None for a passage of the guide). When given, the entry must be among them: the
+    nearest title or phrasing by `min_margin`; else the search's first passage with a title that
+    is close enough (both measures agree); else the search's best entry whose title is good and
+    nearly the nearest (`_agreed`)."""
     from assistant.knowledge.entries import get_entry
 
     conf = settings()
-    if set(reading.tool_intents) & conf.tool_first:
+    if _answered_by_tool(list(reading.tool_intents), reading.text):
         return None
-    ranked = title_scores(reading.text)
+    if reading.entities.unknown_gpus and not reading.entities.gpus:
+        return None  # a card missing from the catalog: saying so comes first
+    every = title_scores(reading.text)
+    ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
     if not ranked:
         return None
+    typical = every[len(every) // 2][1]
     scores = dict(ranked)
     entry_id, score = ranked[0]
     runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
     clear = score >= conf.min_similarity and score - runner_up >= conf.min_margin
-    if retrieved is not None:
+    if retrieved is None:
+        chosen = entry_id if clear else None
+    else:
         first = retrieved[0] if retrieved else None
         if clear and entry_id in retrieved:
-            pass
+            chosen = entry_id
         elif first is not None and scores.get(first, -1.0) >= conf.min_similarity:
-            entry_id, score = first, scores[first]
+            chosen = first
         else:
-            return None
-    elif not clear:
+            chosen = _agreed(reading, ranked, typical, retrieved)
+    if chosen is None:
         return None
     lang = reading.language
-    entry = get_entry(entry_id, lang) or get_entry(entry_id, "en" if lang == "fr" else "fr")
-    if entry is None:
-        return None
-    named, titled = frozenset(reading.entities.gpus), _cards(entry.title)
-    if named and titled and not named & titled:
-        return None  # an entry about other cards
-    return Lead(entry, score)
+    entry = get_entry(chosen, lang) or get_entry(chosen, "en" if lang == "fr" else "fr")
+    return Lead(entry, scores[chosen]) if entry is not None else None
 
 
 def _is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:

@@ -397,7 +397,7 @@ def _lead_for(
     question is this one: the explicit out-of-scope patterns have already answered the rest."""
     if reading.intents in (["declined"], ["greeting"]):
         return None
-    if knowledge_lead.computed(results):
+    if knowledge_lead.computed(results, reading.text):
         return None
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     return knowledge_lead.find_lead(reading, found)

@@ -1,0 +1,86 @@
+"""Knowledge leads found through an entry's "asked" phrasings (hand-written questions, not the
+graded sets'), and the guards that keep a calculator's figures and other cards' entries out."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline.knowledge_lead import settings
+from assistant.agent.offline.lead_match import about_something_else, asked_texts
+from assistant.agent.offline.reading import Conversation, read_turn
+from assistant.knowledge.entries import get_entry, load_entries
+
+NOTE = re.compile(r"<sub>(?:Knowledge base|Base de connaissances) ?: \*(?P<title>[^*]+)\*")
+
+
+def _lead_title(text: str) -> str | None:
+    found = NOTE.search("\n\n".join(text.split("\n\n")[:3]))
+    return found.group("title") if found else None
+
+
+def test_every_phrasing_is_matched_with_its_entry() -> None:
+    ids, texts = asked_texts()
+    pairs = set(zip(ids, texts, strict=True))
+    entries = load_entries()
+    assert len(texts) == len(entries) + sum(len(e.asked) for e in entries)
+    for entry in entries:
+        assert (entry.id, entry.title) in pairs
+        assert all((entry.id, p) in pairs for p in entry.asked)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        (
+            "My Kaggle notebook lists two T4 cards in nvidia-smi, yet training keeps only the "
+            "first one busy. How do I get both working?",
+            "nb-kaggle-two-t4",
+        ),
+        (
+            "Loading Phi-2 with attn_implementation='flash_attention_2' on my RTX 2070 crashes "
+            "with RuntimeError: FlashAttention only supports Ampere GPUs or newer. What can I do?",
+            "flash-attention-gpus",
+        ),
+    ],
+)
+def test_a_long_question_worded_unlike_the_title_leads_with_its_entry(
+    question: str, entry_id: str
+) -> None:
+    entry = get_entry(entry_id, "en")
+    assert entry is not None
+    assert question.lower() not in {t.lower() for t in [entry.title, *entry.asked]}
+    answer = ask(question)
+    assert _lead_title(answer.text) == entry.title, answer.text
+    assert answer.text.startswith(" ".join(entry.answer.split())[:60])
+    assert not any(p in answer.text for p in entry.asked)  # phrasings are never shown
+    assert "<!--" not in answer.text
+
+
+def test_a_calculator_question_keeps_its_figures_and_no_lead() -> None:
+    answer = ask(
+        "How much does renting an A100 for 300 hours cost, and is the memory of two A100s pooled?"
+    )
+    assert "rent_cost" in {c.name for c in answer.tool_calls}
+    assert _lead_title(answer.text) is None, answer.text
+    assert re.search(r"300 h", answer.text)
+
+
+def test_entries_about_other_card_families_are_left_out() -> None:
+    generic = settings().generic_topics
+    a100 = read_turn(Conversation("Can two A100 cards be joined with NVLink?"))
+    turing = read_turn(Conversation("Can two RTX 2080 Ti cards be joined with NVLink?"))
+    # The 4090 entry names the RTX 4090 and 5090 only; the bridge entry's answer covers 2080 Tis.
+    assert about_something_else(a100, "multigpu-4090-no-nvlink", generic)
+    assert not about_something_else(turing, "multigpu-nvlink-bridge-not-merge", generic)
+    # An entry whose title names no card is never about other cards.
+    assert not about_something_else(a100, "multigpu-vram-does-not-pool", generic)
+
+
+def test_an_entry_about_another_feature_is_left_out() -> None:
+    generic = settings().generic_topics
+    fp4 = read_turn(Conversation("Is FP4 available on the RTX 5090?"))
+    assert about_something_else(fp4, "rtx5090-no-tcgen05", generic)
+    assert not about_something_else(fp4, "fp4", generic)

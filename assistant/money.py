@@ -31,11 +31,13 @@ class Money(BaseModel):
     currency: Currency = Field(description="EUR or USD")
 
     def to(self, currency: Currency, usd_per_eur: float | None = None) -> Money:
+        """The same amount in another currency, at `usd_per_eur` (default: the settings' rate)."""
         return Money(
             amount=convert(self.amount, self.currency, currency, usd_per_eur), currency=currency
         )
 
     def format(self, lang: Lang = "en") -> str:
+        """The amount as text, in the language's way ('$2.50', '2,50 €')."""
         return format_money(self.amount, self.currency, lang)
 
 
@@ -153,6 +155,7 @@ class ParsedMoney(BaseModel):
 
     @property
     def per_hour(self) -> bool:
+        """Whether the amount is a rate per hour."""
         return self.per == "hour"
 
 

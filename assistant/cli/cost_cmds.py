@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     cost_sub = parser.add_subparsers(dest="cost_command", metavar="CALCULATOR")
 
     def add(name: str, help_: str, handler: Handler) -> argparse.ArgumentParser:
+        """Add a calculator's subcommand, with the options every calculator shares."""
         p = cost_sub.add_parser(
             name,
             help=help_,

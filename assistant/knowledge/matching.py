@@ -129,6 +129,7 @@ class _LongTailIndex:
         self.names: AliasIndex[Key, str] = AliasIndex()
 
     def get(self, k: Key) -> tuple[GpuCard, str] | None:
+        """(card, alias as written) for a normalised key, building the card only now; or None."""
         from assistant.knowledge.longtail import long_tail_card
 
         hit = self.names.get(k)
@@ -139,6 +140,7 @@ class _LongTailIndex:
         return iter(self.names)
 
     def entries(self) -> Iterator[tuple[Key, str]]:
+        """(key, card name) pairs, without building the cards."""
         return ((k, name) for k, (name, _) in self.names.items())
 
 

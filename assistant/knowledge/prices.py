@@ -166,6 +166,7 @@ def _summarize(
     usd_per_eur: float | None,
 ) -> PriceRange:
     def conv(value: float, row: _PricedRow) -> float:
+        """A row's amount in the currency asked for."""
         return convert(value, row.currency, currency, usd_per_eur)
 
     return PriceRange(

@@ -252,6 +252,7 @@ def serve_stdio() -> None:
     server = build_server(remote=False)
 
     async def main() -> None:
+        """Serve on stdin and stdout until the client closes them."""
         async with stdio_server() as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 

@@ -46,9 +46,11 @@ class Embedder(Protocol):
     # Names the model and its version in the precomputed vectors; None: never precomputed.
     store_id: str | None
 
-    def embed_queries(self, texts: list[str]) -> np.ndarray: ...
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of search queries (with the query prefix), one row each."""
 
-    def embed_documents(self, texts: list[str]) -> np.ndarray: ...
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """Normalised vectors of passages (with the passage prefix), one row each."""
 
 
 def _normalise(rows: np.ndarray) -> np.ndarray:

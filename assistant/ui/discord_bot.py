@@ -235,6 +235,7 @@ def build_client(context: BotContext | None = None) -> discord.AutoShardedClient
     @client.tree.command(name="ask", description="Ask gpu-advisor about GPUs (English or French)")
     @app_commands.describe(question="e.g. Can my RTX 4090 do megakernels?")
     async def ask_command(interaction: discord.Interaction, question: str) -> None:
+        """Answer the /ask slash command."""
         await handle_ask(interaction, question, shared)
 
     return client

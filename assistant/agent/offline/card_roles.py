@@ -34,6 +34,7 @@ class CardSpan:
 
 @lru_cache(maxsize=1)
 def role_words() -> CardRoleWords:
+    """The words of card_roles.toml that give a named card its role in a question."""
     text = resources.files("assistant.agent.offline").joinpath(ROLES_FILE).read_text("utf-8")
     return CardRoleWords.model_validate(tomllib.loads(text))
 

@@ -31,6 +31,7 @@ _LINK = re.compile(r"\bnv-?link\b|\bsli\b|\bpont\b|\bbridge\b", re.IGNORECASE)
 
 
 def mentions_rent(text: str) -> bool:
+    """Whether the text speaks of renting (an hourly rate, a cloud or a provider)."""
     return bool(_RENT.search(text))
 
 

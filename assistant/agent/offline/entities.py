@@ -105,6 +105,7 @@ class Entities(BaseModel):
 
     @property
     def total_hours(self) -> float | None:
+        """The first span of time named (not a daily rate), in hours, or None."""
         for d in self.durations:
             if d.per_day is None and d.hours is not None:
                 return d.hours
@@ -112,6 +113,7 @@ class Entities(BaseModel):
 
     @property
     def hours_per_day(self) -> float | None:
+        """The working hours a day stated, else the first daily rate named, or None."""
         if self.work_hours_per_day is not None:
             return self.work_hours_per_day
         for d in self.durations:
@@ -121,10 +123,12 @@ class Entities(BaseModel):
 
     @property
     def hourly_rates(self) -> list[MoneyMention]:
+        """The amounts given per hour."""
         return [m for m in self.money if m.per_hour]
 
     @property
     def budgets(self) -> list[MoneyMention]:
+        """The amounts given with no period: budgets or prices."""
         return [m for m in self.money if m.per is None]
 
     def count_of(self, card: str) -> int | None:
@@ -212,6 +216,7 @@ def _expand_exponents(text: str) -> str:
     """'10^12 €' and '1e12 €' written out, so amounts read whole rather than as '12 €'."""
 
     def repl(m: re.Match[str]) -> str:
+        """The power written out as a whole number, or the match as written when it overflows."""
         try:
             if m.group(1):
                 value = float(m.group(1).replace(",", ".")) ** int(m.group(2))

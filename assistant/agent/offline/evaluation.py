@@ -82,6 +82,7 @@ def check_answer(case: Case, answer: Answer) -> list[str]:
 
 
 def run_cases(cases: list[Case], ask: Callable[..., Answer]) -> list[CaseResult]:
+    """Ask each case's question and check its answer: one result per case, in order."""
     results = []
     for case in cases:
         answer = ask(case.question, history=case.history or None)
@@ -105,6 +106,7 @@ def summarize(results: list[CaseResult]) -> dict[str, Any]:
     """Score overall, per category and per language."""
 
     def score(items: list[CaseResult]) -> dict[str, Any]:
+        """Passed, total and their ratio for these results."""
         passed = sum(r.passed for r in items)
         return {
             "passed": passed,

@@ -75,6 +75,7 @@ class Classification:
 
     @property
     def best(self) -> str:
+        """The top intent, or 'corpus_only' when none was chosen."""
         return self.intents[0] if self.intents else "corpus_only"
 
 
@@ -289,4 +290,5 @@ def get_classifier() -> IntentClassifier:
 
 
 def classify(text: str, entities: Entities | None = None) -> Classification:
+    """The intents chosen for a question, best first, by the shared classifier."""
     return get_classifier().classify(text, entities)

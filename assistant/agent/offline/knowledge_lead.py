@@ -60,6 +60,7 @@ class Lead:
 
 @lru_cache(maxsize=1)
 def settings() -> LeadSettings:
+    """The thresholds and lists of knowledge_lead.toml."""
     data = tomllib.loads(
         resources.files("assistant.agent.offline").joinpath(SETTINGS_FILE).read_text("utf-8")
     )
@@ -186,6 +187,7 @@ def bearing_results(results: list[ToolResult], text: str) -> list[ToolResult]:
 
 
 def passage_entry_id(passage: dict[str, Any]) -> str | None:
+    """The id of the knowledge entry a retrieved passage comes from, or None for other passages."""
     parts = str(passage.get("chunk_id") or "").split(":")
     return parts[1] if len(parts) >= 2 and parts[0].startswith("knowledge-") else None
 

@@ -34,10 +34,12 @@ class Held:
 
     @property
     def bits(self) -> int:
+        """Bits per weight of the precision that fits (16 when unstated); 0 when it doesn't fit."""
         return BITS.get(self.precision or "", 16) if self.verdict in FITTING else 0
 
     @property
     def spare_gb(self) -> float:
+        """The memory left once the model fits, or -1 when it doesn't fit or a size is unknown."""
         if self.verdict not in FITTING or self.total_gb is None or self.capacity_gb is None:
             return -1.0
         return self.capacity_gb - self.total_gb
@@ -130,6 +132,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
     models = list(dict.fromkeys(h.model for rows in by_option.values() for _, h in rows))
 
     def score(rows: list[tuple[FitResult, Held]]) -> tuple[int, int, float]:
+        """An option's rank: models held, then their total bits, then its smallest spare memory."""
         helds = [h for _, h in rows]
         return (
             sum(1 for h in helds if h.bits),
@@ -240,9 +243,11 @@ def weigh_without_goal(reading: Reading, results: list[ToolResult], lang: Lang) 
         return None
 
     def total(card: Any) -> float:
+        """The option's total memory in GB: the card's VRAM times how many of it."""
         return float(card.vram_gb) * counts.get(card.name, 1)
 
     def label(card: Any) -> str:
+        """The card's name, with its count when there are several ('2 × RTX 3090')."""
         n = counts.get(card.name, 1)
         return f"{n} × {card.name}" if n > 1 else card.name
 

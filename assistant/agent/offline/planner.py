@@ -52,6 +52,7 @@ class ToolResult:
 
     @classmethod
     def from_content(cls, name: str, args: dict[str, Any], content: str) -> ToolResult:
+        """A tool's reply as a result, or as an error when it is not JSON or only {'error': ...}."""
         try:
             value = json.loads(content)
         except ValueError:

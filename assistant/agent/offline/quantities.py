@@ -52,6 +52,7 @@ def phrase_spans(kind: str, text: str) -> list[tuple[int, int]]:
 
 
 def asks_per_year(text: str) -> bool:
+    """Whether the text asks for a figure per year."""
     return bool(phrase_spans("per_year", text))
 
 

@@ -38,6 +38,7 @@ class Conversation:
     history: list[tuple[str, str]] = field(default_factory=list)
 
     def key(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The question and its last few turns, hashable: the reading's cache key."""
         return self.question, tuple(self.history[-2 * HISTORY_TURNS :])
 
 
@@ -57,6 +58,7 @@ class Reading:
 
     @property
     def tool_intents(self) -> list[str]:
+        """The chosen intents that a tool answers, in order."""
         return [i for i in self.intents if i in tool_intents()]
 
     def entities_for(self, intent: str) -> Entities:

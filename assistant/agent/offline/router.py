@@ -34,6 +34,7 @@ WEIGHTS_FILE = "router_weights.json"
 
 @lru_cache(maxsize=1)
 def vocabulary_text() -> str:
+    """The text of concepts.toml, the one vocabulary of concepts."""
     return resources.files(PACKAGE).joinpath(VOCABULARY_FILE).read_text("utf-8")
 
 
@@ -83,6 +84,7 @@ SLOTS: dict[str, Callable[[Entities], bool]] = {
 
 
 def feature_names(labels: Sequence[str]) -> list[str]:
+    """The feature names, in order: similarity per label, then concepts, then slots."""
     return (
         [f"sim:{label}" for label in labels]
         + [f"concept:{c}" for c in sorted(concepts())]
@@ -126,10 +128,12 @@ class Router:
     explicit: np.ndarray
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's score per label, on standardised features."""
         z = (rows - self.mean) / self.scale
         return z @ self.weights.T + self.bias  # type: ignore[no-any-return]
 
     def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """Each row's probability per label."""
         return softmax(self.logits(rows))
 
     def evidence(self, rows: np.ndarray) -> np.ndarray:
@@ -146,6 +150,7 @@ class Router:
         return softmax(lift) - 1.0 / len(self.labels)  # type: ignore[no-any-return]
 
     def to_json(self, extra: Mapping[str, object]) -> str:
+        """The router's parameters as JSON, with `extra` (such as what it was fitted on) first."""
         return json.dumps(
             {
                 **extra,
@@ -162,6 +167,7 @@ class Router:
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
+    """Each row's logits as probabilities (shifted by the row's maximum, for stability)."""
     import numpy as np
 
     shifted = logits - logits.max(axis=-1, keepdims=True)
@@ -170,6 +176,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def router_from_dict(data: Mapping[str, object]) -> Router:
+    """The router that `Router.to_json` wrote, from its parsed JSON."""
     import numpy as np
 
     names = tuple(str(n) for n in data["features"])  # type: ignore[attr-defined]
@@ -185,6 +192,7 @@ def router_from_dict(data: Mapping[str, object]) -> Router:
 
 
 def explicit_mask(names: Sequence[str]) -> np.ndarray:
+    """True for each feature that is a concept (the explicit evidence), as a mask over `names`."""
     import numpy as np
 
     return np.array([n.startswith("concept:") for n in names])

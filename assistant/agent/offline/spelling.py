@@ -46,6 +46,7 @@ def vocabulary() -> frozenset[str]:
     words: set[str] = set()
 
     def add(text: str) -> None:
+        """Add the folded text's words of four characters or more."""
         words.update(w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(text)))
 
     for topic in load_topics():
@@ -114,6 +115,7 @@ def correct_typos(text: str) -> str:
     """`text` with each domain-term typo replaced by the term."""
 
     def repl(m: re.Match[str]) -> str:
+        """The token corrected (keeping its trailing dots), or as written when it is no typo."""
         word = m.group(0)
         fixed = correct_word(word)
         return fixed + word[len(word.rstrip(".")) :] if fixed is not None else word

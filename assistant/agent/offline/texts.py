@@ -10,6 +10,7 @@ from assistant.language import Lang, english_function_words
 
 
 def pick(lang: Lang, en: str, fr: str) -> str:
+    """The French text for French, else the English one."""
     return fr if lang == "fr" else en
 
 
@@ -43,6 +44,7 @@ def money(amount: Any, currency: str | None, lang: Lang) -> str:
 
 
 def money_range(low: Any, high: Any, currency: str | None, lang: Lang) -> str:
+    """'low – high' as money, or one amount when they are equal or one is missing."""
     if low is None or high is None:
         return money(low if low is not None else high, currency, lang)
     if abs(float(low) - float(high)) < 0.005:
@@ -51,12 +53,14 @@ def money_range(low: Any, high: Any, currency: str | None, lang: Lang) -> str:
 
 
 def hours(value: Any, lang: Lang) -> str:
+    """Hours as 'N h', with one decimal under 10; '?' when not a number."""
     if not isinstance(value, int | float):
         return "?"
     return f"{num(value, lang, 1 if value < 10 else 0)} h"
 
 
 def verdict_word(verdict: str, lang: Lang) -> str:
+    """A fit verdict ('yes', 'partial', 'no', 'unknown') in words of the language."""
     words = {
         "yes": ("Yes", "Oui"),
         "partial": ("Partially (partial)", "Partiellement (partiel)"),
@@ -103,11 +107,13 @@ VALUE_WORDS: dict[str, tuple[str, str]] = {
 
 
 def value_word(value: str, lang: Lang) -> str:
+    """A field's value in words of the language, or as given when it has none."""
     en, fr = VALUE_WORDS.get(value, (value, value))
     return pick(lang, en, fr)
 
 
 def label(field: str, lang: Lang, default: str | None = None) -> str:
+    """A field's label in the language, else `default`, else the field's own name."""
     en, fr = FIELD_LABELS.get(field, (default or field, default or field))
     return pick(lang, en, fr)
 
@@ -233,4 +239,5 @@ def in_language(sentence: str, lang: Lang) -> str | None:
 
 
 def bullet_list(items: list[str]) -> str:
+    """The non-empty items as a Markdown bullet list."""
     return "\n".join(f"- {item}" for item in items if item)

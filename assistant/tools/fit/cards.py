@@ -48,10 +48,12 @@ class CardSet:
 
     @property
     def total_vram_gb(self) -> float:
+        """The memory of all the cards together, in GB."""
         return round(sum(s.vram_gb for s in self.slots), 2)
 
     @property
     def mixed(self) -> bool:
+        """Whether the cards differ by name or memory."""
         return len({(s.name, s.vram_gb) for s in self.slots}) > 1
 
     def label(self) -> str:

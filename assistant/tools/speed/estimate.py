@@ -71,6 +71,7 @@ class Plan:
 
     @property
     def read_gb(self) -> float:
+        """The memory read per generated token, in GB: the weights and the KV cache."""
         return self.weights_gb + self.kv_gb
 
 

@@ -31,6 +31,7 @@ class Examples:
 
     @property
     def all(self) -> tuple[str, ...]:
+        """The English examples, then the French ones."""
         return self.en + self.fr
 
 
@@ -67,6 +68,7 @@ class Skill(Generic[R]):
 
     @cached_property
     def examples(self) -> Examples:
+        """The skill's example questions, from `<tool>.toml`."""
         return load_examples(self.examples_package, self.tool)
 
     def parse(self, payload: Any) -> R | None:

@@ -88,6 +88,7 @@ def render(result: BudgetPlan, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call planning the budget named, or none without one or with hourly rates named."""
     if not ent.budgets or _divides_by_rates(reading):
         return []
     parts = sorted(set(ent.parts)) or (

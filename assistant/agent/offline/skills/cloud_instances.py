@@ -144,6 +144,7 @@ def render(result: CloudInstancesResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the instance, model, card, memory or provider named, or none without any."""
     text = reading.text
     args: dict[str, Any] = {"provider": _provider_named(text)}
     instance = _instance_named(text)

@@ -24,6 +24,7 @@ def currency_of(ent: Entities) -> str | None:
 
 
 def hourly_rates(ent: Entities) -> list[float]:
+    """The hourly rates named, as amounts."""
     return [m.amount for m in ent.hourly_rates]
 
 

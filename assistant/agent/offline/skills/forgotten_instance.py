@@ -47,6 +47,7 @@ def render(result: ForgottenCost, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the card named (or the default card), its hours and rate."""
     cards = named_cards(ent) or [defaults().forgotten.gpu]
     rates = hourly_rates(ent)
     return [

@@ -193,6 +193,7 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call per card and topic named, two of each at most."""
     topics = list(ent.topics) or [f"part {p}" for p in ent.parts]
     return [{"gpu": card, "topic": topic} for card in named_cards(ent)[:2] for topic in topics[:2]]
 

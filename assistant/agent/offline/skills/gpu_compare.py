@@ -95,6 +95,7 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call comparing the cards named, or none when fewer than two are."""
     cards = named_cards(ent)
     return [{"gpus": cards}] if len(cards) >= 2 else []
 

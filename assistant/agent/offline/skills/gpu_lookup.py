@@ -203,6 +203,7 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call per card named."""
     return [{"gpu": card} for card in named_cards(ent)]
 
 

@@ -63,6 +63,7 @@ def render(result: JobCost, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the model and token count, on the card named (else H100); none without both."""
     tokens = tokens_in(reading.text)
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)

@@ -132,6 +132,7 @@ def _cards(result: SpeedEstimate) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """The calls for the model on the cards named, or none without a model."""
     cards = named_cards(ent)
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)

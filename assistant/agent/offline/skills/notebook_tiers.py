@@ -121,6 +121,7 @@ def render(result: NotebookTiersResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the provider and tier named, or for the card named when neither is."""
     text = reading.text
     provider = next((name for pattern, name in _PROVIDERS if pattern.search(text)), None)
     tier = next((name for pattern, name in _TIERS if pattern.search(text)), None)

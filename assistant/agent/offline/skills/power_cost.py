@@ -137,9 +137,11 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
 
     def cost(r: PowerCost) -> float:
+        """The card's electricity cost a year or a month, as the question asks."""
         return (r.cost_per_year if yearly else r.cost_per_month) or 0.0
 
     def card(r: PowerCost) -> str:
+        """The card's name with its power draw."""
         return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
 
     cheap, dear = sorted((a, b), key=cost)
@@ -163,6 +165,7 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call per card compared, or one for the wattage named; none without either."""
     cards: list[str | None] = [*named_cards(ent)[:MAX_COMPARED]]
     whole = reading.entities
     if whole.energy_card and whole.energy_card not in cards:

@@ -80,6 +80,7 @@ def how_to_check(lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One probe of this machine's GPUs, or none when the question names a card."""
     if ent.gpus or ent.unknown_gpus:
         return []  # a card the asker states ("my laptop has a 1650") is the card to use
     return [{}]

@@ -42,6 +42,7 @@ def render(result: PurchasePriceResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the first card named, or none without a card."""
     cards = named_cards(ent)
     if not cards:
         return []

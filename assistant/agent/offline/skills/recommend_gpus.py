@@ -189,6 +189,7 @@ def _workload(ent: Entities) -> str | None:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call with the goal, budget and constraints the question states."""
     from assistant.agent.offline.cues import asks_small_budget
 
     budget = ent.budgets[0] if ent.budgets else None

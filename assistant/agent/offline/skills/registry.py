@@ -44,4 +44,5 @@ def all_skills() -> dict[str, Skill[Any]]:
 
 
 def get_skill(tool: str) -> Skill[Any] | None:
+    """The skill of this tool, or None when no skill has that name."""
     return _discover().get(tool)

@@ -220,6 +220,7 @@ def _quoted_rate(question: str) -> float | None:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call per card named (two at most, else one without a card), with its hours and rate."""
     total = ent.total_hours or defaults().rent.hours
     # A quoted rate with no hours is compared with the data, so the tool reads the data's own.
     judged = _quoted_rate(reading.text) is not None

@@ -169,6 +169,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the card to buy, with its rental rate, price, hours, power and currency."""
     from assistant.settings import get_settings
 
     bought, rented = buy_and_rental_cards(ent, reading.text)

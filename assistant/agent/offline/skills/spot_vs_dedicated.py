@@ -189,6 +189,7 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call with the rates, job length and checkpoint interval named, else the defaults."""
     given = spot_rates(ent, reading.text)
     fallback = defaults().spot
     spot, dedicated = given or (fallback.spot_rate, fallback.dedicated_rate)

@@ -43,6 +43,7 @@ def render(result: StorageCost, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One call for the size and the days to store it, from the question or the defaults."""
     gb = ent.storage_gb or ent.vram_gb or defaults().storage.gb
     span = next((d for d in ent.durations if d.hours and d.per_day is None), None)
     days: float | None = None

@@ -65,6 +65,7 @@ BITS = {
 
 
 def gb(value: float | None, lang: Lang) -> str:
+    """A size in GB, in the language's unit ('Go' in French)."""
     return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"
 
 
@@ -350,6 +351,7 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """The fit checks of the model on the cards or memory named, or none without a model."""
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
     )

@@ -77,3 +77,21 @@ def test_a_long_message_is_read_by_its_first_clauses() -> None:
     text = "Can my RTX 4090 do megakernels? " + "And what about the weather? " * 200
     assert len(split_clauses(text)) == 6
     assert classify(text).best == "gpu_capability"
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Thanks for the great project! How hard is it to make it run on a Radeon RX 7600?",
+        "Merci pour ce super outil ! Est-ce que ça tourne sur une Arc B580 ?",
+        "Hi everyone, great repo. Any chance this works on a GTX 1070 with 8 GB?",
+        "Bonjour à tous ! Quelqu'un a essayé une Tesla P40 pour des modèles 13B ?",
+    ],
+)
+def test_a_greeting_that_opens_a_question_gives_way_to_it(question: str) -> None:
+    # the question after the greeting decides; the self-introduction is never the answer
+    assert "greeting" not in classify(question).intents
+
+
+def test_a_bare_greeting_stays_a_greeting() -> None:
+    assert classify("Hello, thanks a lot!").intents == ["greeting"]

@@ -139,15 +139,19 @@ def _measure(
             query_embeddings=vector.reshape(1, -1), n_results=40, include=["distances"]
         )
         retriever.search(query, 5)
+    from assistant.retrieval.embeddings import get_embedder
+
     real_embed = retriever._embed_query
-    memo: dict[tuple[str, str], Any] = {}
+    embedder = get_embedder(retriever.key)
+    memo: dict[str, Any] = {}
 
-    def recording_embed(query: str, expanded: str) -> Any:
-        memo[(query, expanded)] = real_embed(query, expanded)
-        return memo[(query, expanded)]
+    def recording_embed(query: str) -> Any:
+        embedder.forget_recent()  # the embedding is part of what is measured
+        memo[query] = real_embed(query)
+        return memo[query]
 
-    def cached_embed(query: str, expanded: str) -> Any:
-        return memo.get((query, expanded)) or real_embed(query, expanded)
+    def cached_embed(query: str) -> Any:
+        return memo[query] if query in memo else real_embed(query)
 
     pairs = list(zip(queries, vectors, strict=True))
     for _ in range(rounds):

@@ -253,6 +253,11 @@ class StoredVectorsEmbedder:
         """Passage vectors: the precomputed ones where stored, the model for the rest."""
         return self._embed(list(texts), self.passage_prefix, self.inner.embed_documents)
 
+    def forget_recent(self) -> None:
+        """Drop the remembered questions (a benchmark measures the embedding each time)."""
+        with self._recent_lock:
+            self._recent.clear()
+
     def _embed(self, texts: list[str], prefix: str, embed: Any) -> np.ndarray:
         import numpy as np
 

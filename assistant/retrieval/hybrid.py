@@ -183,7 +183,7 @@ class HybridRetriever:
             if float(lexical.max(initial=0.0)) < self.floor.lexical:
                 return []
         else:
-            raw_vec = get_embedder(self.key).embed_queries([query])[0]
+            raw_vec = self._embed_query(query)
             raw = self._dense(corpus, raw_vec)
             if (
                 max(raw.values(), default=0.0) - background_similarity(self.key, raw_vec)
@@ -206,6 +206,10 @@ class HybridRetriever:
         ordered = _one_per_entry(sorted(fused, key=lambda i: (-fused[i], i)), corpus.metas)[:k]
         terms = set(tokenize(query)) | set(tokenize(expansion.as_text()))
         return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
+
+    def _embed_query(self, query: str) -> np.ndarray:
+        """The query's own vector: one short embedding, which the rest of the turn shares."""
+        return get_embedder(self.key).embed_queries([query])[0]  # type: ignore[no-any-return]
 
     def _expanded_vector(self, vector: np.ndarray, rows: tuple[int, ...]) -> np.ndarray:
         """The query's vector moved towards the glossary rows it touches, L2-normalised."""

@@ -32,28 +32,32 @@ def test_every_phrasing_is_matched_with_its_entry() -> None:
 
 
 @pytest.mark.parametrize(
-    ("question", "entry_id"),
+    ("question", "entry_ids"),
     [
         (
             "My Kaggle notebook lists two T4 cards in nvidia-smi, yet training keeps only the "
             "first one busy. How do I get both working?",
-            "nb-kaggle-two-t4",
+            ("nb-kaggle-two-t4",),
         ),
         (
             "Loading Phi-2 with attn_implementation='flash_attention_2' on my RTX 2070 crashes "
             "with RuntimeError: FlashAttention only supports Ampere GPUs or newer. What can I do?",
-            "flash-attention-gpus",
+            # which cards run it, or how to get round the error: both answer the question
+            ("flash-attention-error-use-sdpa", "flash-attention-gpus"),
         ),
     ],
 )
 def test_a_long_question_worded_unlike_the_title_leads_with_its_entry(
-    question: str, entry_id: str
+    question: str, entry_ids: tuple[str, ...]
 ) -> None:
-    entry = get_entry(entry_id, "en")
-    assert entry is not None
-    assert question.lower() not in {t.lower() for t in [entry.title, *entry.asked]}
+    entries = [get_entry(entry_id, "en") for entry_id in entry_ids]
+    assert all(e is not None for e in entries)
+    for candidate in entries:
+        assert candidate is not None
+        assert question.lower() not in {t.lower() for t in [candidate.title, *candidate.asked]}
     answer = ask(question)
-    assert _lead_title(answer.text) == entry.title, answer.text
+    entry = next((e for e in entries if e and _lead_title(answer.text) == e.title), None)
+    assert entry is not None, answer.text
     assert answer.text.startswith(" ".join(entry.answer.split())[:60])
     assert not any(p in answer.text for p in entry.asked)  # phrasings are never shown
     assert "<!--" not in answer.text

@@ -12,7 +12,7 @@ from importlib import resources
 
 from pydantic import BaseModel
 
-from assistant.agent.offline.spelling import fold
+from assistant.knowledge.names import fold
 
 ROLES_FILE = "card_roles.toml"
 

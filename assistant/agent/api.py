@@ -39,7 +39,7 @@ def ask(
     it falls back to `offline` and says so in `Answer.notices`.
 
     `at_machine` says whether the asker sits at the machine this runs on (the CLI, a notebook, a
-    chat on localhost): only then may "my GPU" be probed. A shared door (Discord, a public chat)
+    chat on localhost): only then may "my GPU" be probed. A shared interface (Discord, a public chat)
     passes False, and the answer explains how to check instead.
     """
     for event in _events(question, history, backend, stream_text=False, at_machine=at_machine):

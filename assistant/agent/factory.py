@@ -16,7 +16,7 @@ LOCAL_TOOLS = frozenset({"probe_gpus"})
 def build_agent_for_model(model: BaseChatModel, at_machine: bool = True) -> Any:
     """A fresh agent graph over `model` (not cached: tests and notebooks pass their own model).
 
-    Without `at_machine` (a shared door: Discord, a public chat) the local probe is left out, so
+    Without `at_machine` (a shared interface: Discord, a public chat) the local probe is left out, so
     "my GPU" is never answered with the server's card.
     """
     from langchain.agents import create_agent

@@ -379,7 +379,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
 
 
 def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
-    """The question asks about the asker's own machine, which this door can't probe."""
+    """The question asks about the asker's own machine, which this interface can't probe."""
     ent = reading.entities
     return (
         "probe_gpus" in reading.tool_intents

@@ -34,8 +34,6 @@ EXAMPLES_FILE = "intents.toml"
 TOP_K = 3
 # Scores are probabilities. Below this one the question is not confidently about any tool.
 MIN_SCORE = 0.3
-# Longest message that can be only a greeting ("hi there, thanks a lot for your help!")
-GREETING_WORDS = 8
 # A second intent is kept when the whole question gives it at least this probability ...
 SECOND_MIN = 0.2
 # ... or when a clause of its own lands on it with at least this one.
@@ -235,7 +233,7 @@ class IntentClassifier:
         batch_ent = [ent, *(extract_entities(c) for c in batch[1:])]
         scored = self.scores(batch, batch_ent)
         whole = scored[0]
-        if whole[0].intent == "greeting" and _more_than_a_greeting(text, ent):
+        if whole[0].intent == "greeting" and _more_than_a_greeting(ent):
             # "Hello! Has anyone used a P40 for 7B models?": the greeting opens a question
             rest = " ".join(clauses[1:]) if len(clauses) > 1 else text
             whole = [s for s in self.scores([rest], [ent])[0] if s.intent != "greeting"]
@@ -261,9 +259,10 @@ class IntentClassifier:
         return Classification(intents=chosen, scores=whole, entities=ent)
 
 
-def _more_than_a_greeting(text: str, ent: Entities) -> bool:
-    """A message that names something to work with, or runs past a greeting's length."""
-    return ent.has_facts() or ent.model_size_b is not None or len(text.split()) > GREETING_WORDS
+def _more_than_a_greeting(ent: Entities) -> bool:
+    """A message that names something to work with (a card, a model, a figure...): the greeting
+    only opens it. "Hey there, what can you help with?" stays a greeting."""
+    return ent.has_facts() or ent.model_size_b is not None
 
 
 def _knn_only(semantic: dict[str, float]) -> list[IntentScore]:

@@ -1,4 +1,4 @@
-"""Measure where the knowledge-lead threshold should sit (assistant/agent/offline/knowledge_lead.toml).
+"""Report how questions relate to the knowledge entries, and which ones lead with an entry.
 
     python tools/calibrate_knowledge_lead.py            # similarity statistics + golden leads
     python tools/calibrate_knowledge_lead.py --graded   # also: graded questions' expected leads
@@ -8,7 +8,8 @@ Prints, with the search's embedding model (query vectors, cosine):
 - different questions: each title or "asked" phrasing against the nearest one of another entry;
 - the golden set's questions against their nearest title or phrasing, split into questions a tool
   answers and questions only the documents answer;
-and the share of each group at or above the configured threshold; then which golden questions
+and the share of each group at or above a reference cosine (REPORT_AT, for reading only: the
+choice itself is fitted, tools/fit_lead.py); then which golden questions
 open with an entry (answered through `ask`, so every guard applies). With `--graded`, each question
 of tests/golden/knowledge_leads.yaml (graded questions an existing entry answers) is answered
 and its lead compared with the expected entries: right, wrong entry, or no lead.
@@ -23,11 +24,14 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:
-    sys.path.insert(0, str(REPO))
+for _path in (REPO, REPO / "tools"):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 EXPECTED = REPO / "tests" / "golden" / "knowledge_leads.yaml"
-SETS = {"real_questions": "real_questions.yaml", "blind_batch_4": "blind_batch_4.yaml"}
+from fit_lead import SETS  # noqa: E402  (the labelled sets, shared with the fit)
+
+REPORT_AT = 0.92
 # The note under an entry that opens an answer (a knowledge lead, or an entry chosen when every
 # tool was called on a guess).
 _NOTE = re.compile(
@@ -45,7 +49,7 @@ def _summary(name: str, values: list[float], threshold: float) -> str:
     above = sum(v >= threshold for v in values) / len(values)
     return (
         f"{name} (n={len(values)}): p5 {p[0]:.3f} · p25 {p[1]:.3f} · median {p[2]:.3f} · "
-        f"p75 {p[3]:.3f} · p95 {p[4]:.3f} · at/above threshold {above:.0%}"
+        f"p75 {p[3]:.3f} · p95 {p[4]:.3f} · at/above it {above:.0%}"
     )
 
 
@@ -83,7 +87,7 @@ def similarity_report(threshold: float) -> None:
         ranked = title_scores(case["question"])
         if ranked:
             (tool if case.get("tools") else documents).append(ranked[0][1])
-    print(f"model {model_key()} · threshold {threshold} · {len(ids)} titles and phrasings")
+    print(f"model {model_key()} · reference cosine {threshold} · {len(ids)} titles and phrasings")
     print(_summary("same question, other language", same, threshold))
     print(_summary("nearest other entry's title or phrasing", other, threshold))
     print(_summary("golden questions a tool answers", tool, threshold))
@@ -121,10 +125,14 @@ def graded_leads() -> dict[str, int]:
         for item in (i for i in items if i["id"] in wanted):
             answer = ask(item["question"], history=item.get("history") or None)
             lead = lead_of(answer.text)
-            outcome = "right" if lead in wanted[item["id"]] else "none" if lead is None else "wrong"
+            expected = wanted[item["id"]]
+            if not expected:  # no entry should lead
+                outcome = "right" if lead is None else "wrong"
+            else:
+                outcome = "right" if lead in expected else "none" if lead is None else "wrong"
             counts[outcome] += 1
             scores = dict(title_scores(item["question"]))
-            best = max(scores.get(e, 0.0) for e in wanted[item["id"]])
+            best = max((scores.get(e, 0.0) for e in expected), default=0.0)
             print(f"  {outcome:5} {item['id']:7} lead={lead} · expected best {best:.3f}")
     total = sum(counts.values())
     print(
@@ -134,12 +142,10 @@ def graded_leads() -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from assistant.agent.offline.knowledge_lead import settings
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--graded", action="store_true", help="also the graded questions")
     args = parser.parse_args(argv)
-    similarity_report(settings().min_similarity)
+    similarity_report(REPORT_AT)
     print("\n".join(golden_leads()))
     if args.graded:
         graded_leads()

@@ -143,8 +143,7 @@ def test_comments_never_reach_a_quote() -> None:
     assert strip_comments(text) == "## Q? The answer."
 
 
-def test_threshold_is_data() -> None:
+def test_lists_are_data() -> None:
     conf = settings()
-    assert 0.5 < conf.min_similarity < 1.0
-    assert 0.0 <= conf.min_margin < 0.2
+    assert "rent_cost" in conf.tool_first
     assert "gpu_lookup" in conf.spec_tools

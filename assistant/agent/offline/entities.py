@@ -137,6 +137,18 @@ class Entities(BaseModel):
             return self.gpu_counts[card]
         return None if self.gpu_counts else self.gpu_count
 
+    def has_figures(self) -> bool:
+        """Whether the message gives a calculator something of its own: money, hours, watts,
+        a storage size, a price per kWh."""
+        return bool(
+            self.money
+            or self.durations
+            or self.power_w is not None
+            or self.storage_gb is not None
+            or self.electricity_price is not None
+            or self.energy_kwh is not None
+        )
+
     def has_facts(self) -> bool:
         """Whether the message names anything the tools can work with."""
         return bool(

@@ -1,11 +1,12 @@
 """Knowledge-led answers: a question that is a knowledge entry's question gets that entry's answer first.
 
-The question is compared with every entry title (both languages) using the search's own embedding
-model (query vectors, L2-normalised, so a dot product is a cosine). When the nearest title is close
-enough (`knowledge_lead.toml`), the answer opens with that entry's direct answer in the question's
-language, cited as a knowledge-base entry with its source link. Tool results that don't bear on the
-question are then left out: a spec sheet when no specification was asked, a card list when no
-purchase was asked, a capability verdict on a generic topic ("every NVIDIA card runs CUDA").
+Which entry, if any, is a fitted choice (`lead_model`): a few candidate entries, near the
+question by meaning, by keywords or in the search's results, each scored by a logistic regression
+fitted on labelled questions. The answer then opens with that entry's direct answer in the
+question's language, cited as a knowledge-base entry with its source link. Tool results that don't
+bear on the question are left out: a spec sheet when no specification was asked, a card list when
+no purchase was asked, a capability verdict on a generic topic ("every NVIDIA card runs CUDA"), a
+calculator's figures when the question gave none.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline import lead_model
 from assistant.agent.offline.lead_match import about_something_else, entry_vectors, title_scores
+from assistant.agent.offline.lead_model import Context
 from assistant.agent.offline.texts import pick
 from assistant.language import Lang
 from assistant.log import get_logger
@@ -36,11 +39,6 @@ __all__ = ["entry_vectors", "title_scores"]  # re-exported: the calibration tool
 
 @dataclass(frozen=True)
 class LeadSettings:
-    min_similarity: float
-    min_margin: float
-    agree_similarity: float
-    agree_gap: float
-    agree_excess: float
     tool_first: frozenset[str]
     spec_tools: frozenset[str]
     recommend_tools: frozenset[str]
@@ -52,7 +50,8 @@ class LeadSettings:
 
 @dataclass(frozen=True)
 class Lead:
-    """The knowledge entry a question asks, in the question's language, and how close it is."""
+    """The knowledge entry a question asks, in the question's language, and the fitted model's
+    probability that it is."""
 
     entry: KnowledgeEntry
     score: float
@@ -65,11 +64,6 @@ def settings() -> LeadSettings:
         resources.files("assistant.agent.offline").joinpath(SETTINGS_FILE).read_text("utf-8")
     )
     return LeadSettings(
-        min_similarity=float(data["min_similarity"]),
-        min_margin=float(data["min_margin"]),
-        agree_similarity=float(data["agree_similarity"]),
-        agree_gap=float(data["agree_gap"]),
-        agree_excess=float(data["agree_excess"]),
         tool_first=frozenset(data["tool_first"]),
         spec_tools=frozenset(data["spec_tools"]),
         recommend_tools=frozenset(data["recommend_tools"]),
@@ -98,68 +92,48 @@ def computed(results: list[ToolResult], text: str) -> bool:
     return _answered_by_tool([r.name for r in results], text)
 
 
-def _agreed(
-    reading: Reading, ranked: list[tuple[str, float]], typical: float, retrieved: list[str | None]
-) -> str | None:
-    """The entry both measures point to when neither is sure alone: one ranks it first (the
-    nearest question, or the search's best entry) and the other nearly so (the search found it;
-    its question is good, `agree_similarity`, within `agree_gap` of the nearest, and stands out by
-    `agree_excess` from `typical`, the question's median entry: some questions are close to every
-    entry). Not for a question naming a model or a guide part, or a card and a feature: a fit,
-    coverage or capability tool answers it."""
-    conf = settings()
-    ent = reading.entities
-    if ent.models or ent.model_size_b or ent.parts or ent.up_to_part or not ranked:
-        return None
-    if ent.gpus and set(ent.topics) - conf.generic_topics:
-        return None  # a card and a feature: the capability check's verdict comes first
-    scores, (nearest, best) = dict(ranked), ranked[0]
-    floor = max(conf.agree_similarity, best - conf.agree_gap, typical + conf.agree_excess)
-    found = [e for e in retrieved if e in scores]  # the search's entries, best first
-    good = next((e for e in found if scores[e] >= floor), None)
-    return good if good is not None and good in (nearest, found[0]) else None
-
-
-def find_lead(reading: Reading, retrieved: list[str | None] | None = None) -> Lead | None:
+def find_lead(
+    reading: Reading, retrieved: list[str | None], context: Context | None = None
+) -> Lead | None:
     """The entry whose question this is, in the question's language (else the other), or None.
 
-    Entries whose titles name other cards or features than the question's are left out first.
-    `retrieved`: what the corpus search found for the question, best first (an entry id per
-    passage, None for a passage of the guide). When given, the entry must be among them: the
-    nearest title or phrasing by `min_margin`; else the search's first passage with a title that
-    is close enough (both measures agree); else the search's best entry whose title is good and
-    nearly the nearest (`_agreed`)."""
+    Entries whose titles name other cards or features than the question's are left out first;
+    the fitted model then chooses among the candidates (`lead_model`). `retrieved`: what the
+    corpus search found for the question, best first (an entry id per passage, None for a passage
+    of the guide); `context`: what the question brings besides its words."""
     from assistant.knowledge.entries import get_entry
 
     conf = settings()
-    if _answered_by_tool(list(reading.tool_intents), reading.text):
-        return None
     if reading.entities.unknown_gpus and not reading.entities.gpus:
         return None  # a card missing from the catalog: saying so comes first
     every = title_scores(reading.text)
     ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
     if not ranked:
         return None
-    typical = every[len(every) // 2][1]
-    scores = dict(ranked)
-    entry_id, score = ranked[0]
-    runner_up = ranked[1][1] if len(ranked) > 1 else -1.0
-    clear = score >= conf.min_similarity and score - runner_up >= conf.min_margin
-    if retrieved is None:
-        chosen = entry_id if clear else None
-    else:
-        first = retrieved[0] if retrieved else None
-        if clear and entry_id in retrieved:
-            chosen = entry_id
-        elif first is not None and scores.get(first, -1.0) >= conf.min_similarity:
-            chosen = first
-        else:
-            chosen = _agreed(reading, ranked, typical, retrieved)
+    median = every[len(every) // 2][1]
+    options = lead_model.candidates(
+        ranked, median, lead_model.keyword_scores(reading.text), retrieved, context or Context()
+    )
+    chosen = lead_model.choose(options)
     if chosen is None:
         return None
+    entry_id, probability = chosen
     lang = reading.language
-    entry = get_entry(chosen, lang) or get_entry(chosen, "en" if lang == "fr" else "fr")
-    return Lead(entry, scores[chosen]) if entry is not None else None
+    entry = get_entry(entry_id, lang) or get_entry(entry_id, "en" if lang == "fr" else "fr")
+    return Lead(entry, probability) if entry is not None else None
+
+
+def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> Context:
+    """What the question brings to the lead besides its words: a calculator's figures, a model or
+    a guide part, a card with a feature, a tool called on what was asked (not in `weak`)."""
+    ent = reading.entities
+    names = {r.name for r in results if r.error is None} - {"search_corpus"}
+    return Context(
+        computed=computed(results, reading.text),
+        model_or_part=bool(ent.models or ent.model_size_b or ent.parts or ent.up_to_part),
+        card_feature=bool(ent.gpus and set(ent.topics) - settings().generic_topics),
+        strong_tool=bool(names - weak),
+    )
 
 
 def _is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
@@ -167,8 +141,9 @@ def _is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
     return str(payload.get("topic") or result.args.get("topic") or "") in generic
 
 
-def bearing_results(results: list[ToolResult], text: str) -> list[ToolResult]:
-    """The tool results a knowledge-led answer keeps after the entry's answer."""
+def bearing_results(results: list[ToolResult], text: str, figures: bool = True) -> list[ToolResult]:
+    """The tool results a knowledge-led answer keeps after the entry's answer: a calculator's
+    only when the question gave it `figures` (a rate, a budget, hours...)."""
     conf = settings()
     specs = bool(conf.asks_specs.search(text))
     buying = bool(conf.asks_recommendation.search(text))
@@ -179,6 +154,8 @@ def bearing_results(results: list[ToolResult], text: str) -> list[ToolResult]:
         if result.name in conf.recommend_tools and not buying:
             continue
         if result.name in conf.machine_tools:
+            continue
+        if result.name in conf.tool_first and result.name not in conf.spec_tools and not figures:
             continue
         if result.name == "gpu_capability" and _is_generic_capability(result, conf.generic_topics):
             continue

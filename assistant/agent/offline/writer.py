@@ -397,10 +397,9 @@ def _lead_for(
     question is this one: the explicit out-of-scope patterns have already answered the rest."""
     if reading.intents in (["declined"], ["greeting"]):
         return None
-    if knowledge_lead.computed(results, reading.text):
-        return None
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
-    return knowledge_lead.find_lead(reading, found)
+    context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
+    return knowledge_lead.find_lead(reading, found, context)
 
 
 GENERIC_TOPICS = {"cuda_programming"}
@@ -462,6 +461,18 @@ def _entry_first(
     return [text, *_card_headlines(results)], used
 
 
+def _denied_first(results: list[ToolResult]) -> bool:
+    """The first tool answered a card and a feature with "no" (a false premise to correct)."""
+    first = next((r for r in results if r.name != SEARCH_TOOL), None)
+    payload = first.result if first is not None and isinstance(first.result, dict) else {}
+    return (
+        first is not None
+        and first.name == "gpu_capability"
+        and payload.get("verdict") == "no"
+        and str(payload.get("topic")) not in GENERIC_TOPICS
+    )
+
+
 def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     """An "off-topic" reading that still names a card or a GPU concept, with passages found on it:
     the router's off-topic label is overruled, the best passage answers."""
@@ -491,7 +502,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
-        results = knowledge_lead.bearing_results(results, reading.text)
+        results = knowledge_lead.bearing_results(
+            results, reading.text, figures=reading.entities.has_figures()
+        )
     else:
         entry_first = _entry_first(reading, results, passages)
         if entry_first is not None:
@@ -508,7 +521,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if lead is not None:
         # The question is a knowledge entry's question: its direct answer comes first.
         text, used = knowledge_lead.lead_paragraph(lead, retrieved, lang)
-        parts.insert(1 if reading.injection else 0, text)
+        # A capability the asker takes for granted and the card lacks: that "No" comes first.
+        premise = bool(sections) and _denied_first(results)
+        parts.insert(int(reading.injection) + int(premise), text)
         others = [
             (n, p)
             for n, p in _quoted(passages, reading, limit=MAX_QUOTES + 1)

@@ -1,0 +1,146 @@
+"""The fitted knowledge-lead choice: its frozen weights, its decision, and what it leads with."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline import lead_model
+from assistant.agent.offline.lead_model import (
+    FEATURES,
+    QUESTION_FEATURES,
+    Candidate,
+    Options,
+    model_from_dict,
+)
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+def _fit_tool():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("fit_lead", TOOLS / "fit_lead.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(TOOLS))
+    spec.loader.exec_module(module)
+    return module
+
+
+def _weights() -> dict:  # type: ignore[type-arg]
+    text = resources.files("assistant.agent.offline").joinpath("lead_weights.json").read_text()
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def test_the_frozen_weights_load_and_match_the_labelled_questions() -> None:
+    assert lead_model.load_model() is not None
+    assert _fit_tool().stale_reason(_weights()) is None
+
+
+def test_weights_fitted_on_other_features_are_refused() -> None:
+    data = _weights()
+    data["features"] = [*FEATURES[:-1], "something_else"]
+    with pytest.raises(ValueError):
+        model_from_dict(data)
+
+
+def test_the_cross_validated_scores_are_recorded() -> None:
+    cv = _weights()["cross_validated"]
+    assert set(cv) == {"right", "wrong", "missed", "none"}
+    assert cv["right"] > cv["wrong"]
+
+
+def _row(similarity: float, rank: int, searched: int | None) -> tuple[float, ...]:
+    found = 0.0 if searched is None else 1.0 / (1 + searched)
+    values = {
+        "similarity": similarity,
+        "below_nearest": 0.0 if rank == 0 else -0.05,
+        "margin": 0.03 if rank == 0 else -0.05,
+        "above_median": similarity - 0.83,
+        "meaning_rank": 1.0 / (1 + rank),
+        "search_rank": found,
+        "search_first": float(searched == 0),
+        "keywords": 1.0 if rank == 0 else 0.2,
+        "keyword_rank": 1.0 if rank == 0 else 0.25,
+    }
+    return tuple(values[name] for name in FEATURES)
+
+
+def _question(computed: bool, nearest: float) -> tuple[float, ...]:
+    values = {
+        "computed": float(computed),
+        "model_or_part": 0.0,
+        "card_feature": 0.0,
+        "strong_tool": float(computed),
+        "nearest": nearest,
+        "nearest_above_median": nearest - 0.83,
+        "searched_entries": 0.0 if computed else 1.0,
+    }
+    return tuple(values[name] for name in QUESTION_FEATURES)
+
+
+def test_a_clear_entry_found_by_every_measure_leads() -> None:
+    options = Options(
+        (Candidate("clear", _row(0.95, 0, 0)), Candidate("other", _row(0.88, 1, None))),
+        _question(computed=False, nearest=0.95),
+    )
+    model = lead_model.load_model()
+    assert model is not None
+    chosen = model.choice(options)
+    assert chosen is not None and chosen[0] == "clear"
+
+
+def test_a_vague_match_beside_a_calculation_does_not_lead() -> None:
+    options = Options(
+        (Candidate("vague", _row(0.86, 0, None)), Candidate("other", _row(0.85, 1, None))),
+        _question(computed=True, nearest=0.86),
+    )
+    model = lead_model.load_model()
+    assert model is not None
+    assert model.choice(options) is None
+
+
+def test_no_candidates_means_no_lead() -> None:
+    assert lead_model.choose(Options((), _question(computed=False, nearest=0.9))) is None
+
+
+def test_keyword_scores_are_relative_to_the_best_entry() -> None:
+    scores = lead_model.keyword_scores("Kaggle GPU quota weekly hours reset")
+    assert scores and max(scores.values()) == pytest.approx(1.0)
+    assert all(0.0 < v <= 1.0 for v in scores.values())
+    assert lead_model.keyword_scores("zzzz qqqq") == {}
+
+
+@pytest.mark.parametrize(
+    ("question", "entry_id"),
+    [
+        (
+            "my training only uses GPU 0 even though the box has two cards, what am I missing?",
+            "pytorch-one-gpu-dataparallel-ddp",
+        ),
+        ("Is the Intel Arc A770 usable with PyTorch for stable diffusion?", "intel-pytorch-xpu"),
+        (
+            "Comment faire tourner PyTorch sur une Radeon RX 6600 sous Linux alors que ROCm ne la "
+            "supporte pas officiellement ?",
+            "amd-hsa-override-gfx-version",
+        ),
+    ],
+)
+def test_questions_an_entry_answers_lead_with_it(question: str, entry_id: str) -> None:
+    from assistant.knowledge.entries import get_entry
+
+    entry = get_entry(entry_id, "fr" if "Comment" in question else "en")
+    assert entry is not None
+    opening = "\n\n".join(ask(question).text.split("\n\n")[:2])
+    assert f"*{entry.title}*" in opening, opening[:400]
+
+
+def test_a_calculation_with_the_askers_figures_does_not_lead_with_an_entry() -> None:
+    text = ask("How much for renting one H100 for 120 hours at $2.40/h?").text
+    assert "Knowledge base" not in text.split("\n\n")[0]
+    assert "288" in text

@@ -196,14 +196,22 @@ def known_ccs() -> list[str]:
     return [lim.cc for lim in load_features().limits]
 
 
+_BY_NAME: dict[int, tuple[object, dict[str, Feature]]] = {}
+
+
 def get_feature(name: str) -> Feature | None:
     """A feature by key, name or alias (case-insensitive, exact)."""
-    wanted = fold(name)
-    for feature in load_features().features:
-        names = [feature.key, feature.key.replace("_", " "), feature.name, *feature.aliases]
-        if wanted in {fold(n) for n in names}:
-            return feature
-    return None
+    data = load_features()
+    cached = _BY_NAME.get(id(data))
+    if cached is None or cached[0] is not data:  # built once per loaded data
+        index: dict[str, Feature] = {}
+        for feature in data.features:
+            names = [feature.key, feature.key.replace("_", " "), feature.name, *feature.aliases]
+            for n in names:
+                index.setdefault(fold(n), feature)
+        _BY_NAME.clear()
+        cached = _BY_NAME[id(data)] = (data, index)
+    return cached[1].get(fold(name))
 
 
 def sm_limits(cc: str | float | None) -> SmLimits | None:

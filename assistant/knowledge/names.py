@@ -11,14 +11,17 @@ import re
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)
 
 
+@lru_cache(maxsize=16384)
 def fold(text: str) -> str:
-    """Lower case, accents and typographic quotes out, spaces collapsed."""
+    """Lower case, accents and typographic quotes out, spaces collapsed (remembered: the same
+    names are folded again and again)."""
     text = text.replace("’", "'").replace("‘", "'")
     decomposed = unicodedata.normalize("NFKD", text.lower())
     plain = "".join(c for c in decomposed if not unicodedata.combining(c))

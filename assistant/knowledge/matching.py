@@ -100,11 +100,16 @@ def _curated_index() -> Index:
     return index
 
 
+_VARIANT_FIGURE = re.compile(r"^\d+(?:\.\d+)?(?:w|gbps)$")
+
+
 def _reduced_keys(toks: list[str]) -> list[Key]:
     """Shorter spellings of a long-tail name: without the family word ('gtx 1080 ti' → '1080 ti'),
-    without 'pcie' ('a40 pcie' → 'a40'), without the memory size."""
+    without 'pcie' ('a40 pcie' → 'a40'), without the memory size, without a power limit or memory
+    speed that tells variants of one chip apart ('mx450 12w' → 'mx450')."""
     out: list[Key] = []
-    variants = [toks]
+    trimmed = [t for t in toks if not _VARIANT_FIGURE.match(t)]
+    variants = [toks, trimmed] if trimmed and len(trimmed) < len(toks) else [toks]
     if "pcie" in toks and len(toks) > 1:
         variants.append([t for t in toks if t != "pcie"])
     for v in list(variants):
@@ -147,7 +152,8 @@ class _LongTailIndex:
 @cache
 def _long_tail_index() -> _LongTailIndex:
     """Long-tail names and their shorter spellings. A shorter spelling that several cards share
-    goes to the one with the most memory when they differ only by memory size, else to none."""
+    goes to the one with the most memory when they differ only by memory size, power limit or
+    memory speed (variants of one chip), else to none."""
     from assistant.knowledge.longtail import long_tail_rows
 
     index = _LongTailIndex()
@@ -162,7 +168,12 @@ def _long_tail_index() -> _LongTailIndex:
             if index.names.get(k) is None:
                 reduced.setdefault(k, []).append(name)
     for k, group in reduced.items():
-        bases = {key([t for t in core_tokens(n) if not _MEM_TOKEN.match(t)]) for n in group}
+        bases = {
+            key(
+                [t for t in core_tokens(n) if not (_MEM_TOKEN.match(t) or _VARIANT_FIGURE.match(t))]
+            )
+            for n in group
+        }
         if len(group) == 1 or len(bases) == 1:
             best = max(group, key=lambda n: float(rows[n].get("memory_size_gb") or 0))
             index.names.add(k, best, " ".join(k))

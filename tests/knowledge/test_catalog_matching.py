@@ -236,3 +236,10 @@ def test_laptop_4090_is_not_the_desktop_chip() -> None:
 )
 def test_find_mentions_ignores_non_cards(sentence: str) -> None:
     assert _names(sentence) == []
+
+
+def test_a_chip_sold_with_several_power_limits_is_found_by_its_bare_name() -> None:
+    # The long tail lists the MX450 only as its 12 W, 25 W and 30.5 W variants: one chip.
+    m = match_gpu("MX450")
+    assert m.gpu is not None and m.gpu.name.startswith("GeForce MX450")
+    assert m.gpu.compute_capability == "7.5"

@@ -237,3 +237,12 @@ def test_the_matcher_says_where_each_card_is_named() -> None:
     assert variant is not None and variant.name == "GeForce RTX 3060 Mobile"
     assert memory_variant(card, 12.0) is None
     assert memory_variant(card, 48.0) is None
+
+
+def test_an_option_that_holds_the_model_only_at_the_limit_is_not_called_a_tie() -> None:
+    answer = ask("DeepSeek V3 671B in FP8: is one node of 8x H100 80GB enough, or 8x H200?")
+    first = answer.text.split("\n")[0]
+    assert first.startswith("**8 × H200 SXM 141GB** is the pick for DeepSeek-V3")
+    assert "per card" in first
+    assert "8 × H100 SXM5 80GB holds it only at the limit" in first
+    assert "also holds it" not in first

@@ -131,12 +131,14 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
         return None
     models = list(dict.fromkeys(h.model for rows in by_option.values() for _, h in rows))
 
-    def score(rows: list[tuple[FitResult, Held]]) -> tuple[int, int, float]:
-        """An option's rank: models held, then their total bits, then its smallest spare memory."""
+    def score(rows: list[tuple[FitResult, Held]]) -> tuple[int, int, int, float]:
+        """An option's rank: models held, their total bits, how many with room to spare (not
+        tight), then its smallest spare memory."""
         helds = [h for _, h in rows]
         return (
             sum(1 for h in helds if h.bits),
             sum(h.bits for h in helds),
+            sum(1 for h in helds if h.bits and h.verdict != "tight"),
             min(h.spare_gb for h in helds),
         )
 
@@ -151,15 +153,21 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             f"**Aucune de ces options ne fait tenir {goal}**, quelle que soit la précision testée.",
         ) + _how_many(by_option, lang)
     else:
+        each = (" per card", " par carte") if " × " in best else ("", "")
         why = pick(lang, "; ", " ; ").join(
             pick(
                 lang,
-                f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)})",
-                f"{h.model} tient en {h.precision} (environ {gb(h.total_gb, lang)} sur {gb(h.capacity_gb, lang)})",
+                f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)}{each[0]})",
+                f"{h.model} tient en {h.precision} (environ {gb(h.total_gb, lang)} sur {gb(h.capacity_gb, lang)}{each[1]})",
             )
             for _, h in best_rows
         )
-        tied = [o for o in ranked[1:] if score(by_option[o])[:2] == score(best_rows)[:2]]
+        tied = [o for o in ranked[1:] if score(by_option[o])[:3] == score(best_rows)[:3]]
+        limit = [
+            o
+            for o in ranked[1:]
+            if o not in tied and score(by_option[o])[:2] == score(best_rows)[:2]
+        ]
         many = len(models) > 1
         it, le = ("them", "les") if many else ("it", "le")
         rest = (
@@ -169,12 +177,24 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
                 f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi, avec moins de marge.",
             )
             if tied
+            else ""
+            if limit
             else pick(
                 lang,
                 f" {', '.join(ranked[1:])} {'holds' if len(ranked) == 2 else 'hold'} {it} only at a lower precision or not at all.",
                 f" {', '.join(ranked[1:])} ne {le} {'fait' if len(ranked) == 2 else 'font'} tenir qu'en précision plus basse, ou pas du tout.",
             )
         )
+        for option in limit:
+            h = next(h for _, h in by_option[option] if h.verdict == "tight")
+            used = f"{gb(h.total_gb, lang)} / {gb(h.capacity_gb, lang)}"
+            rest += pick(
+                lang,
+                f" {option} holds {it} only at the limit ({used} per card): no room left for "
+                "longer contexts or batches, too tight to serve in practice.",
+                f" {option} ne {le} fait tenir qu'à la limite ({used} par carte) : plus de place "
+                "pour un contexte ou des lots plus grands, trop juste pour servir en pratique.",
+            )
         head = (
             pick(
                 lang,

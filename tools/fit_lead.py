@@ -36,6 +36,7 @@ SETS = {
     "blind_batch_4": "blind_batch_4.yaml",
     "blind_batch_5": "blind_batch_5.yaml",
     "real_questions_2": "real_questions_2.yaml",
+    "lead_negatives": "lead_negatives.yaml",
 }
 FOLDS = 5
 L2 = 0.01

@@ -43,6 +43,8 @@ def test_questions_outside_the_scope_are_recognised(question: str) -> None:
         "Which CUDA version does my RTX 2060 need for PyTorch?",
         "Will Ollama run on my MSI Gaming X laptop with a 6 GB card?",
         "Est-ce que LM Studio tourne sur mon portable gamer avec 8 Go de VRAM ?",
+        "My gaming laptop has a GTX 1650 and 16GB of RAM, is that enough for this project?",
+        "Un PC gamer avec 32 Go de RAM et une RTX 3060, c'est suffisant pour ce projet ?",
     ],
 )
 def test_computing_questions_stay_in_scope(question: str) -> None:
@@ -147,3 +149,18 @@ def test_lists_are_data() -> None:
     conf = settings()
     assert "rent_cost" in conf.tool_first
     assert "gpu_lookup" in conf.spec_tools
+
+
+def test_a_gpu_question_nothing_answers_says_so_and_gives_the_nearest_passage() -> None:
+    # A card named, no tool or entry answering: plainly said, then the nearest passage, never
+    # the out-of-scope paragraph nor another question's answer.
+    answer = ask("Why does my RTX 4070 smell like hot plastic after a long rendering night?").text
+    assert "outside what I can answer" not in answer
+    first = answer.split("\n\n")[0]
+    assert first.startswith(("I can't answer this exactly", "**")), first
+
+
+def test_an_entry_about_other_cards_does_not_answer_for_the_asker_s_card() -> None:
+    text = ask("Is my gaming laptop with a 4060 good for Stable Diffusion?").text
+    assert "GTX 1650" not in text.split("\n\n")[0]
+    assert "4060" in text.split("\n\n")[0]

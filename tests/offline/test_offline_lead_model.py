@@ -120,8 +120,8 @@ def test_keyword_scores_are_relative_to_the_best_entry() -> None:
     ("question", "entry_id"),
     [
         (
-            "my training only uses GPU 0 even though the box has two cards, what am I missing?",
-            "pytorch-one-gpu-dataparallel-ddp",
+            "Does my Mac's GPU get all of the unified memory, or only part of it?",
+            "apple-gpu-memory-share",
         ),
         ("Is the Intel Arc A770 usable with PyTorch for stable diffusion?", "intel-pytorch-xpu"),
         (

@@ -224,8 +224,12 @@ def candidates(
     keyword_rank = {e: n for n, e in enumerate(by_keywords)}
     searched = [e for e in retrieved if e is not None]
     first = retrieved[0] if retrieved else None
-    chosen = [e for e, _ in ranked[:NEAREST]]
-    chosen += [e for e in searched + by_keywords[:KEYWORD] if e in scores and e not in chosen]
+    chosen = list(
+        dict.fromkeys(
+            [e for e, _ in ranked[:NEAREST]]
+            + [e for e in searched + by_keywords[:KEYWORD] if e in scores]
+        )
+    )
     found = []
     for entry_id in chosen:
         sim = scores[entry_id]

@@ -455,10 +455,36 @@ def _entry_first(
         return None
     if not called <= _weak_tools(reading, results):
         return None
+    from assistant.agent.offline.lead_match import about_something_else
+
+    generic = knowledge_lead.settings().generic_topics
+    passages = [
+        p
+        for p in passages
+        if not (entry_id(p) and about_something_else(reading, str(entry_id(p)), generic))
+    ]  # an entry about other cards does not answer for these
     text, used = _knowledge_answer(passages, reading)
     if not text or not used or not is_knowledge_entry(used[0]):
         return None
     return [text, *_card_headlines(results)], used
+
+
+def _nearest_passage(
+    passages: list[dict[str, Any]], reading: Reading
+) -> tuple[str, list[dict[str, Any]]]:
+    """For a GPU question nothing answers: said plainly, then the nearest passage found."""
+    safe = [p for p in passages if passage_is_safe(str(p.get("text") or ""))]
+    if not safe:
+        return "", []
+    lang = reading.language
+    intro = pick(
+        lang,
+        "I can't answer this exactly from my documents and tools. The nearest passage I have:",
+        "Je ne peux pas répondre exactement avec mes documents et mes outils. Le passage le plus "
+        "proche que j'ai :",
+    )
+    number = passages.index(safe[0]) + 1
+    return f"{intro}\n\n{_quotes([(number, safe[0])], lang)}", [safe[0]]
 
 
 def _denied_first(results: list[ToolResult]) -> bool:
@@ -565,6 +591,12 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
     else:
         text, used = _knowledge_answer(passages, reading)
+        if used and is_knowledge_entry(used[0]) and not reading.follow_up:
+            # The lead model found no entry whose question this is: the best entry is only the
+            # nearest passage, and is offered as such, never as the answer.
+            text, used = "", []
+        if not text and _in_domain(reading, passages):
+            text, used = _nearest_passage(passages, reading)
         parts.append(
             text
             or pick(

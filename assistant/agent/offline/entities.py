@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, own_variants
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
+    HOURS_PER_DAY,
     count_before,
     idle_hours,
     phrase_spans,
@@ -22,6 +23,7 @@ from assistant.agent.offline.quantities import (
     read_power,
     repeats_per_year,
 )
+from assistant.agent.offline.usage import always_on, speedup_by_card, utilisation, working_days
 from assistant.money import parse_exchange_rate
 
 Condition = Literal["used", "new"]
@@ -85,6 +87,16 @@ class Entities(BaseModel):
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    always_on: bool = Field(default=False, description="The machine runs all day: '24/7'")
+    days_per_month: float | None = Field(
+        default=None, description="Days of use a month: '22 working days', '5 days a week'"
+    )
+    utilisation: float | None = Field(
+        default=None, description="Share of the time in use, 0-1: '40 % of the time'"
+    )
+    speedups: dict[str, float] = Field(
+        default_factory=dict, description="How many times faster a card runs: 'H100 2x faster'"
+    )
     buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
     card_memory: dict[str, float] = Field(
@@ -119,7 +131,7 @@ class Entities(BaseModel):
         for d in self.durations:
             if d.per_day is not None:
                 return d.per_day
-        return None
+        return HOURS_PER_DAY if self.always_on else None
 
     @property
     def hourly_rates(self) -> list[MoneyMention]:
@@ -411,6 +423,7 @@ def extract_entities(text: str) -> Entities:
     spans = _card_spans(text)
     ent.gpu_counts = _gpu_counts(spans, text)
     ent.gpu_count = next(iter(ent.gpu_counts.values()), None)
+    ent.speedups = speedup_by_card(text, spans)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
     stated = parse_exchange_rate(masked)
     if stated is not None:  # "1 € = 1,08 $" is a rate, not two amounts
@@ -418,7 +431,13 @@ def extract_entities(text: str) -> Entities:
         masked = _blank(masked, [(stated.start, stated.end)])
     ent.money = _money(masked)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
-    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked)))
+    days = working_days(masked)
+    if days is not None:
+        ent.days_per_month = days.per_month
+    patterned = [(days.start, days.end)] if days else []
+    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
+    ent.always_on = always_on(masked)
+    ent.utilisation = utilisation(masked)
     energy = read_energy(text, spans)
     if energy is not None:
         ent.energy_kwh, ent.energy_period, ent.energy_card = energy.kwh, energy.period, energy.card
@@ -432,7 +451,7 @@ def extract_entities(text: str) -> Entities:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
     buy, rent = _BUY.search(text), _RENT.search(text)
-    ent.buy_mentioned = bool(buy) or None
+    ent.buy_mentioned = bool(buy or phrase_spans("purchase_offer", text)) or None
     ent.repeats_per_year = repeats_per_year(text)
     if buy and not rent:
         ent.mode = "buy"

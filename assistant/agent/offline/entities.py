@@ -16,6 +16,7 @@ from assistant.agent.offline.card_roles import CardSpan, are_options, card_count
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
+    MAX_COUNT,
     count_before,
     idle_hours,
     phrase_spans,
@@ -330,6 +331,17 @@ def _gpu_counts(spans: list[tuple[str, int, int]], text: str) -> dict[str, int]:
     return counts
 
 
+# "4 GPU", "8 GPUs", "8x GPUs": a count of cards whose model is not named.
+_BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
+
+
+def _bare_gpu_count(text: str) -> int | None:
+    """How many GPUs the message counts without naming the card, if it does."""
+    m = _BARE_COUNT.search(text)
+    count = int(m.group(1)) if m else 0
+    return count if 1 <= count <= MAX_COUNT else None
+
+
 def _mask_cards(text: str) -> str:
     """The text with card names blanked out, so their numbers don't read as amounts."""
     from assistant.knowledge.matching import find_gpu_mentions
@@ -422,7 +434,7 @@ def extract_entities(text: str) -> Entities:
     ent.models, ent.model_size_b = _models(text)
     spans = _card_spans(text)
     ent.gpu_counts = _gpu_counts(spans, text)
-    ent.gpu_count = next(iter(ent.gpu_counts.values()), None)
+    ent.gpu_count = next(iter(ent.gpu_counts.values()), None) or _bare_gpu_count(text)
     ent.speedups = speedup_by_card(text, spans)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
     stated = parse_exchange_rate(masked)

@@ -88,6 +88,7 @@ def _utilisation_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 _BARE_PERCENT = re.compile(_PERCENT, re.I)
+_SENTENCE_END = re.compile(r"[.?!](?=\s)|\n")  # not the point of '$1.20'
 
 
 def utilisation(text: str) -> float | None:
@@ -149,7 +150,7 @@ def speedup_by_card(text: str, card_spans: list[tuple[str, int, int]]) -> dict[s
     sentence ('the H100, 2x faster'), else the first named after it ('2x faster H100s')."""
     out: dict[str, float] = {}
     for s in speedups(text):
-        start = max(text.rfind(c, 0, s.start) for c in ".?!\n") + 1
+        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, s.start)), default=0)
         before = [name for name, pos, _ in card_spans if start <= pos < s.start]
         after = [name for name, pos, _ in card_spans if pos > s.start]
         card = before[-1] if before else (after[0] if after else None)

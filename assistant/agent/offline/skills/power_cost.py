@@ -186,7 +186,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             # A stated energy figure is checked against the most the cards can draw: all day.
             "hours_per_day": ent.hours_per_day or (HOURS_PER_DAY if checked else None),
             "idle_hours_per_day": ent.idle_hours_per_day if alone else None,
-            "gpu_count": count or 1,
+            "gpu_count": count or 1, "days_per_month": whole.days_per_month,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,

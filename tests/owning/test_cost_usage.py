@@ -117,3 +117,28 @@ def test_the_askers_spot_rates_and_gpu_count_give_the_saving_first_en() -> None:
     assert text.startswith(
         "**Spot saves up to $3,648 on this job** (16 GPUs × 120 h × ($3 − $1.10)/GPU-h"
     )
+
+
+def test_one_card_at_two_power_draws_en() -> None:
+    # 450 W x 10 h = 4.5 kWh x $0.40 = $1.80 a day x 30 = $54 a month; 300 W: $36, $18 less
+    calls, text = _run(
+        "RTX 4090 at 450 W for 10 h a day, power $0.40/kWh; and if I cap it at 300 W? Monthly cost?",
+        "en",
+    )
+    assert [a["power_w"] for a in calls["power_cost"]] == [450.0, 300.0]
+    assert text.startswith(
+        "**GeForce RTX 4090 at 450 W for 10 h a day, at $0.40/kWh: $54 a month**"
+    )
+    assert "**At 300 W: $36 a month**, $18 less." in text
+
+
+def test_several_cards_at_two_power_draws_fr() -> None:
+    # 2 x 400 W x 24 h = 19.2 kWh x 0,20 € = 3,84 € par jour x 365 = 1 401,60 € par an;
+    # 2 x 250 W : 12 kWh x 0,20 € = 2,40 € x 365 = 876 €, soit 525,60 € de moins
+    calls, text = _run(
+        "Deux L40S à 400 W allumées en continu, 0,20 €/kWh : combien par an ? Et bridées à 250 W ?",
+        "fr",
+    )
+    assert [a["power_w"] for a in calls["power_cost"]] == [400.0, 250.0]
+    assert "1\u202f402\u00a0€ par an" in text.split("\n")[0]
+    assert "**À 250 W chacune (500 W) : 876\u00a0€ par an**, soit 526\u00a0€ de moins." in text

@@ -68,6 +68,9 @@ class Entities(BaseModel):
     batch_size: int | None = None
     power_w: float | None = Field(default=None, description="The working draw, in watts")
     idle_w: float | None = Field(default=None, description="The draw while idle, in watts")
+    power_options: list[float] = Field(
+        default_factory=list, description="Every distinct working draw: '600 W … or 300 W?'"
+    )
     card_power_w: dict[str, float] = Field(
         default_factory=dict, description="A card's own watts: '1080 Ti (250 W)'"
     )
@@ -494,6 +497,7 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = int(batch.group(1))
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
+    ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent
 

@@ -77,6 +77,7 @@ class PowerFigures:
     """The power figures of a message: the working draw, the idle draw, and each card's own."""
 
     load_w: float | None = None
+    load_options: tuple[float, ...] = ()
     idle_w: float | None = None
     card_w: dict[str, float] | None = None
     idle_at: int | None = None
@@ -112,6 +113,7 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     idle = watts[idle_index] if idle_index is not None else None
     return PowerFigures(
         load_w=load[0] if load else None,
+        load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,
         card_w=card_w or None,
         idle_at=idle[0] if idle else None,

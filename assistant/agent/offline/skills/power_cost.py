@@ -135,6 +135,8 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     a, b = found
     cur, yearly = a.currency, asks_per_year(question)
     period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
+    if a.gpu == b.gpu:
+        return _two_draws(a, b, yearly, lang)
 
     def cost(r: PowerCost) -> float:
         """The card's electricity cost a year or a month, as the question asks."""
@@ -160,6 +162,38 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     return "\n\n".join(
         p
         for p in (head, "\n".join(lines), assumptions_line(a.assumptions, a.usd_per_eur, lang))
+        if p
+    )
+
+
+def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, lang: Lang) -> str:
+    """One card at two power draws, in the order asked: the first draw's cost, then the other's
+    and the difference."""
+    cur = a.currency
+    period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
+
+    def cost(r: PowerCost) -> float:
+        return (r.cost_per_year if yearly else r.cost_per_month) or 0.0
+
+    watts = num(b.power_w or 0, lang, 0)
+    total = num((b.power_w or 0) * b.gpu_count, lang, 0)
+    each = pick(lang, " each", " chacune") if b.gpu_count > 1 else ""
+    both = f" ({total} W)" if b.gpu_count > 1 else ""
+    gap = money(abs(cost(a) - cost(b)), cur, lang)
+    less = cost(b) < cost(a)
+    second = pick(
+        lang,
+        f" **At {watts} W{each}{both}: {money(cost(b), cur, lang)} {period}**, {gap} "
+        + ("less." if less else "more."),
+        f" **À {watts} W{each}{both} : {money(cost(b), cur, lang)} {period}**, soit {gap} "
+        + ("de moins." if less else "de plus."),
+    )
+    return "\n\n".join(
+        p
+        for p in (
+            _lead(a, yearly, lang) + second,
+            assumptions_line(a.assumptions, a.usd_per_eur, lang),
+        )
         if p
     )
 
@@ -191,6 +225,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,
         })  # fmt: skip
+    if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
+        # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
+        first, second = whole.power_options[:MAX_COMPARED]
+        calls = [{**calls[0], "power_w": watts} for watts in (first, second)]
     return calls
 
 

@@ -142,3 +142,16 @@ def test_several_cards_at_two_power_draws_fr() -> None:
     assert [a["power_w"] for a in calls["power_cost"]] == [400.0, 250.0]
     assert "1\u202f402\u00a0€ par an" in text.split("\n")[0]
     assert "**À 250 W chacune (500 W) : 876\u00a0€ par an**, soit 526\u00a0€ de moins." in text
+
+
+def test_an_hourly_electricity_cost_is_not_a_rental_rate() -> None:
+    calls, text = _run(
+        "My 3090 at 350 W costs me about $0.12/h in electricity at $0.35/kWh. Per month at 5 h a day?",
+        "en",
+    )
+    assert "rent_rate" not in calls["power_cost"][0]
+    calls, _ = _run(
+        "Ma 3090 à 350 W me coûte 0,09 €/h d'électricité, 0,26 €/kWh. Et si je la loue à 0,30 €/h ?",
+        "fr",
+    )
+    assert calls["power_cost"][0]["rent_rate"] == 0.3

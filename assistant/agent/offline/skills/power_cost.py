@@ -11,9 +11,9 @@ from assistant.agent.offline.skills.common import (
     assumptions_line,
     currency_of,
     electricity_price,
-    hourly_rates,
     named_cards,
     render_unknown,
+    rental_rates,
 )
 from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
@@ -208,7 +208,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     currency = currency_of(ent)
     alone = len(cards) <= 1
-    rates = hourly_rates(whole)
+    rates = rental_rates(whole, reading.text)
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None

@@ -60,7 +60,9 @@ def _option_name(option: SpotOption, lang: Lang) -> str:
     return name
 
 
-def _option_line(option: SpotOption | None, cur: str, lang: Lang, job_hours: float) -> str | None:
+def _option_line(
+    option: SpotOption | None, cur: str, lang: Lang, job_hours: float, gpus: int = 1
+) -> str | None:
     if option is None:
         return None
     name = _option_name(option, lang)
@@ -75,7 +77,8 @@ def _option_line(option: SpotOption | None, cur: str, lang: Lang, job_hours: flo
                 "ne finit jamais (interruptions trop fréquentes)",
             )
         )
-    priced = f"{name} ({money(option.rate, cur, lang)}/h)"
+    per_gpu = pick(lang, " per GPU", " par GPU") if gpus > 1 else ""
+    priced = f"{name} ({money(option.rate, cur, lang)}/h{per_gpu})"
     expected = option.expected_hours
     if expected is not None and job_hours > 0 and expected > ABSURD_FACTOR * job_hours:
         return (
@@ -207,7 +210,7 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
         )
     cur = result.currency
     lines = [
-        _option_line(option, cur, lang, result.job_hours)
+        _option_line(option, cur, lang, result.job_hours, result.gpu_count)
         for option in (result.spot, result.spot_with_checkpoints, result.dedicated)
     ]
     return "\n\n".join(

@@ -155,3 +155,16 @@ def test_an_hourly_electricity_cost_is_not_a_rental_rate() -> None:
         "fr",
     )
     assert calls["power_cost"][0]["rent_rate"] == 0.3
+
+
+def test_one_rate_with_a_speed_up_is_priced_not_judged_fr() -> None:
+    # 12 h / 3 = 4 h x 2,50 € = 10 €
+    calls, text = _run(
+        "Mon entraînement prend 12 heures ; sur une H100 à 2,50 €/h il irait 3 fois plus vite. "
+        "Combien ça coûterait ?",
+        "fr",
+    )
+    assert calls["rent_cost"][0]["rate_per_hour"] == 2.5
+    assert text.startswith(
+        "**H100 SXM5 80GB pendant 12 h ÷ 3 pour l'accélération = 4 h à 2,50\u00a0€/h par GPU : 10\u00a0€**"
+    )

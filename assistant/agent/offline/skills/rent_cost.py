@@ -220,8 +220,8 @@ def _quoted_rate(question: str) -> float | None:
 
     ent = extract_entities(question)
     rates = hourly_rates(ent)
-    if len(rates) != 1 or ent.total_hours or ent.budgets or not named_cards(ent):
-        return None
+    if len(rates) != 1 or ent.total_hours or ent.budgets or ent.speedups or not named_cards(ent):
+        return None  # hours, a budget or a speed-up to apply: a job to price
     return rates[0]
 
 

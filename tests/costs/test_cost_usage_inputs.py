@@ -81,3 +81,22 @@ def test_power_year_of_working_days() -> None:
     )  # fmt: skip
     assert r.cost_per_month == pytest.approx(44)
     assert r.cost_per_year == pytest.approx(528)
+
+
+def test_cli_passes_the_usage_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from assistant.cli import main
+
+    assert main(["cost", "rent", "--hours", "300", "--rate", "2", "--speedup", "3",
+                 "--utilisation", "0.5", "--currency", "USD", "--json"]) == 0  # fmt: skip
+    rent = json.loads(capsys.readouterr().out)
+    assert (rent["hours_billed"], rent["cost_typical"]) == (50, 100)
+    assert main(["cost", "spot", "--hours", "10", "--spot", "1", "--dedicated", "2",
+                 "--gpus", "4", "--currency", "USD", "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["dedicated"]["expected_cost"] == 80
+    assert main(["cost", "buy", "--price", "1000", "--rent", "1", "--power", "0",
+                 "--hours-per-day", "5", "--days-per-month", "20", "--currency", "EUR",
+                 "--json"]) == 0  # fmt: skip
+    assert json.loads(capsys.readouterr().out)["break_even_months"] == 10
+    assert main(["cost", "rent", "--hours", "10", "--rate", "1", "--utilisation", "2"]) == 2

@@ -166,9 +166,11 @@ _CUR_PREFIX = r"US\$|\$|€|USD|EUR"
 _CUR_SUFFIX = r"€|\$|US\$|euros?\b|eur\b|usd\b|dollars?\b"
 _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
+# "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
+_PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
 _PER = (
-    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l')"
-    rf"(?:gpu[- ]?)?{_UNIT}|(?:le|the)\s+kwh\b))?"
+    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l'|l')"
+    rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
 # "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount
 _KWH_BEFORE = re.compile(
@@ -212,7 +214,8 @@ def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
 def _period(raw: str | None) -> Period | None:
     if not raw:
         return None
-    word = re.split(r"[\s/'-]", raw.strip().lower())[-1]
+    words = [w for w in re.split(r"[\s/'-]", raw.strip().lower()) if w and w != "gpu"]
+    word = words[-1] if words else ""
     if word == "kwh":
         return "kwh"
     if word.startswith("mo"):

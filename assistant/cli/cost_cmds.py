@@ -82,6 +82,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--kind",
         help="only this kind of price: on-demand, spot, community, marketplace, serverless",
     )
+    p.add_argument(
+        "--utilisation", type=float, default=1.0, metavar="F",
+        help="share of the hours actually rented, e.g. 0.4 (default 1)",
+    )  # fmt: skip
+    p.add_argument(
+        "--speedup", type=float, default=1.0, metavar="X",
+        help="how many times faster this card does the work: the hours are divided by it",
+    )  # fmt: skip
 
     p = add(
         "spot", "spot vs dedicated for a job of N hours: expected cost, time and lost work", _spot
@@ -98,6 +106,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         type=float,
         metavar="H",
         help="hours lost restarting after an interruption (0.1)",
+    )
+    p.add_argument(
+        "--gpus", type=int, default=1, metavar="N", help="GPUs rented; rates are per GPU (1)"
     )
 
     p = add(
@@ -118,6 +129,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--resale-fraction", type=float, metavar="F", help="resale value as a fraction, e.g. 0.5"
     )
+    p.add_argument("--days-per-month", type=float, help="days of use a month, e.g. 22 (30)")
+    p.add_argument(
+        "--utilisation", type=float, metavar="F", help="share of those hours in use, e.g. 0.4"
+    )
+    p.add_argument(
+        "--period-hours", type=float, metavar="H",
+        help="calendar hours to total both options over, e.g. 26280 for 3 years",
+    )  # fmt: skip
+    p.add_argument("--gpus", type=int, metavar="N", help="cards bought (1)")
 
     p = add(
         "forgotten", "what an instance left running costs (default: a 48-hour weekend)", _forgotten
@@ -211,6 +231,8 @@ def _rent(args: argparse.Namespace) -> int:
         rate_per_hour=_amount(args.rate, args, "--rate"),
         gpu_count=args.gpus,
         kind=args.kind,
+        utilisation=args.utilisation,
+        speedup=args.speedup,
         **_money(args),
     )
     result = rent_cost(q)
@@ -233,6 +255,7 @@ def _spot(args: argparse.Namespace) -> int:
         job_hours=_amount(args.hours, args, "--hours"),
         spot_rate=_amount(args.spot, args, "--spot"),
         dedicated_rate=_amount(args.dedicated, args, "--dedicated"),
+        gpu_count=args.gpus,
         **extra,
         **_money(args),
     )
@@ -255,6 +278,10 @@ def _buy(args: argparse.Namespace) -> int:
         "electricity_price_per_kwh": args.kwh,
         "resale_value": _amount(args.resale, args, "--resale"),
         "resale_fraction": args.resale_fraction,
+        "days_per_month": args.days_per_month,
+        "utilisation": args.utilisation,
+        "period_hours": args.period_hours,
+        "gpu_count": args.gpus,
         **_money(args),
     }
     q = RentVsBuyQuery.model_validate(tool_defaults(RentVsBuyQuery, fields))

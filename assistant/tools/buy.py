@@ -20,6 +20,7 @@ from assistant.knowledge.sources import Source
 from assistant.money import configured_electricity_price, format_money, format_unit_price
 from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
+    MAX_HOURS,
     MAX_PRICE,
     MAX_RATE,
     MIN_RATE,
@@ -29,6 +30,7 @@ from assistant.tools.cost_base import (
 )
 
 DEFAULT_HOURS_PER_DAY = 8.0
+CALENDAR_DAYS_PER_MONTH = 365 / 12
 NEVER_HOURS = 1_000_000.0  # a break-even beyond about 114 years of use is "never"
 
 
@@ -57,6 +59,24 @@ class RentVsBuyQuery(MoneyQuery):
     )
     hours_per_day: float = Field(
         default=DEFAULT_HOURS_PER_DAY, ge=0.01, le=24, description="Hours of use per day"
+    )
+    days_per_month: float = Field(
+        default=DAYS_PER_MONTH, gt=0, le=31, description="Days of use a month (22 working days)"
+    )
+    utilisation: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Share of those hours the card is busy and a rental would be paid (0.4 = 40 %)",
+    )
+    period_hours: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_HOURS,
+        description="Calendar time to total both options over, in hours (3 years = 26,280 h)",
+    )
+    gpu_count: int = Field(
+        default=1, ge=1, le=64, description="Cards bought (their power and looked-up price add up)"
     )
     power_w: float | None = Field(
         default=None,
@@ -117,7 +137,19 @@ class RentVsBuy(CostResult):
     saving_per_hour: float | None = Field(
         default=None, description="Rent rate minus electricity per hour"
     )
-    hours_per_day: float
+    hours_per_day: float = Field(description="Hours a day the card is busy (after utilisation)")
+    days_per_month: float = DAYS_PER_MONTH
+    utilisation: float = 1.0
+    gpu_count: int = 1
+    rent_per_month: float | None = Field(
+        default=None, description="Renting for a month of this use: rate × hours a day × days"
+    )
+    period_hours: float | None = None
+    hours_used: float | None = Field(default=None, description="Hours of use over the period")
+    rent_total: float | None = Field(default=None, description="Renting over the period")
+    own_total: float | None = Field(
+        default=None, description="Owning over the period: purchase − resale + electricity"
+    )
     break_even_hours: float | None = Field(
         default=None, description="None when buying never pays off"
     )
@@ -141,7 +173,12 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     """Break-even in hours and months at `hours_per_day` between buying a card and renting one."""
     cur, usd_per_eur, assumptions = money_context(q)
     sources: list[Source] = []
-    base = {"currency": cur, "usd_per_eur": usd_per_eur, "hours_per_day": q.hours_per_day}
+    per_day = q.hours_per_day * q.utilisation
+    base = {
+        "currency": cur, "usd_per_eur": usd_per_eur, "hours_per_day": per_day,
+        "days_per_month": q.days_per_month, "utilisation": q.utilisation,
+        "gpu_count": q.gpu_count, "period_hours": q.period_hours,
+    }  # fmt: skip
     name = canonical_gpu(q.gpu) if q.gpu else None
     known_price = (
         purchase_price(q.gpu, q.condition, currency=cur, usd_per_eur=usd_per_eur)
@@ -163,7 +200,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
                 gpu=name, found=False, message=f"No purchase price for {name}; give purchase_price.",
                 summary=f"No purchase price for {name}.", assumptions=assumptions, **base,
             )  # fmt: skip
-        price = found.typical
+        price = found.typical * q.gpu_count
         sources += found.sources
         assumptions.append(
             f"Purchase price: the median of {found.n} sourced figure(s) ({found.kind})."
@@ -184,9 +221,10 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         )
     power = q.power_w
     if power is None:
-        power = _card_tdp(q.gpu) or 0.0
+        power = (_card_tdp(q.gpu) or 0.0) * q.gpu_count
         assumptions.append(
-            f"Power: {power:g} W, the card's TDP from the catalog."
+            f"Power: {power:g} W, the TDP from the catalog"
+            + (f" × {q.gpu_count} cards." if q.gpu_count > 1 else ".")
             if power
             else "Power: unknown, so electricity is not counted (give power_w)."
         )
@@ -208,12 +246,16 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     saving = rate - electricity
     net = price - resale
     assumptions.append(
-        f"A month is {DAYS_PER_MONTH:g} days; only the card's own power is counted, not the rest of the machine."
+        f"A month is {q.days_per_month:g} days of use; only the card's own power is counted, not the rest of the machine."
     )
+    used = _hours_used(q.period_hours, per_day, q.days_per_month)
     result = RentVsBuy(
         gpu=name or q.gpu, purchase_price=price, resale_value=resale, net_purchase=net, rent_rate=rate,
         power_w=power, electricity_price_per_kwh=kwh_price, electricity_per_hour=electricity,
-        saving_per_hour=saving, assumptions=assumptions, sources=sources, **base,
+        saving_per_hour=saving, assumptions=assumptions, sources=sources,
+        rent_per_month=rate * per_day * q.days_per_month, hours_used=used,
+        rent_total=rate * used if used is not None else None,
+        own_total=net + electricity * used if used is not None else None, **base,
     )  # fmt: skip
     if saving <= 0:
         result.summary = (
@@ -226,11 +268,21 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         result.summary = f"Buying practically never pays off: renting saves only {format_money(saving, cur, decimals=6)}/h."
         return result
     result.break_even_hours = hours
-    result.break_even_days = hours / q.hours_per_day
-    result.break_even_months = result.break_even_days / DAYS_PER_MONTH
+    result.break_even_days = hours / per_day
+    result.break_even_months = result.break_even_days / q.days_per_month
     result.summary = (
         f"Buying at {format_money(price, cur)} pays off after {hours:,.0f} hours of use: "
-        f"{result.break_even_months:.1f} months at {q.hours_per_day:g} h a day "
+        f"{result.break_even_months:.1f} months at {per_day:g} h a day, {q.days_per_month:g} days a month "
         f"(renting {format_money(rate, cur)}/h, electricity {format_money(electricity, cur)}/h)."
     )
     return result
+
+
+def _hours_used(period_hours: float | None, per_day: float, days_per_month: float) -> float | None:
+    """Hours of use over a calendar period: its days, the share of them used, the hours a day."""
+    if period_hours is None:
+        return None
+    days = period_hours / 24
+    if days_per_month != DAYS_PER_MONTH:
+        days *= days_per_month / CALENDAR_DAYS_PER_MONTH  # working days only
+    return days * per_day

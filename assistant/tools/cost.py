@@ -84,6 +84,19 @@ class RentQuery(MoneyQuery):
         default=None,
         description="Restrict the price data to one kind (on-demand, spot, community, marketplace, serverless...)",
     )
+    utilisation: float = Field(
+        default=1.0,
+        gt=0,
+        le=1,
+        description="Share of `hours` the GPUs are actually rented (0.4 = 40 % of the time)",
+    )
+    speedup: float = Field(
+        default=1.0,
+        ge=1,
+        le=1000,
+        description="How many times faster this card does the work than the one `hours` was "
+        "estimated on (2 = the job takes half the hours)",
+    )
 
     @model_validator(mode="after")
     def _gpu_or_rate(self) -> RentQuery:
@@ -99,7 +112,12 @@ class RentCost(CostResult):
     found: bool = Field(description="False when the GPU is unknown or has no price data")
     message: str | None = None
     suggestions: list[str] = Field(default_factory=list)
-    hours: float
+    hours: float = Field(description="The hours asked about")
+    hours_billed: float | None = Field(
+        default=None, description="Hours paid for: hours × utilisation ÷ speed-up"
+    )
+    utilisation: float = 1.0
+    speedup: float = 1.0
     gpu_count: int = Field(default=1, description="GPUs rented; costs cover all of them")
     kind: str | None = None
     rate_low: float | None = Field(default=None, description="Per GPU-hour")
@@ -117,16 +135,27 @@ def rent_cost(q: RentQuery) -> RentCost:
     cur, usd_per_eur, assumptions = money_context(q)
     name = canonical_gpu(q.gpu) if q.gpu else None
     n = q.gpu_count
+    billed = q.hours * q.utilisation / q.speedup
     common = {
         "currency": cur,
         "usd_per_eur": usd_per_eur,
         "hours": q.hours,
+        "hours_billed": billed,
+        "utilisation": q.utilisation,
+        "speedup": q.speedup,
         "gpu_count": n,
         "assumptions": assumptions,
     }
+    if billed != q.hours:
+        assumptions.append(
+            f"Hours paid: {q.hours:g} h"
+            + (f" × {q.utilisation:.0%} in use" if q.utilisation != 1 else "")
+            + (f" ÷ {q.speedup:g} (that much faster)" if q.speedup != 1 else "")
+            + f" = {billed:g} h."
+        )
     who = f"{n} × {name or q.gpu or 'GPU'} " if n > 1 else ""
     if q.rate_per_hour is not None:
-        cost = q.rate_per_hour * q.hours * n
+        cost = q.rate_per_hour * billed * n
         return RentCost(
             gpu=name or q.gpu,
             found=True,
@@ -139,7 +168,7 @@ def rent_cost(q: RentQuery) -> RentCost:
             cost_typical=cost,
             n_prices=0,
             summary=(
-                f"{who}{q.hours:g} h at {format_money(q.rate_per_hour, cur)}/GPU-h = "
+                f"{who}{billed:g} h at {format_money(q.rate_per_hour, cur)}/GPU-h = "
                 f"{format_money(cost, cur)}."
             ),
             **common,
@@ -169,7 +198,7 @@ def rent_cost(q: RentQuery) -> RentCost:
         + ("spot and reserved capacity excluded." if q.kind is None else f"kind '{q.kind}' only.")
         + f" Low and high are the extremes of {rng.n} figures; typical is their median."
     )
-    low, high, typ = (rate * q.hours * n for rate in (rng.low, rng.high, rng.typical))
+    low, high, typ = (rate * billed * n for rate in (rng.low, rng.high, rng.typical))
     return RentCost(
         gpu=name,
         found=True,
@@ -183,7 +212,7 @@ def rent_cost(q: RentQuery) -> RentCost:
         n_prices=rng.n,
         sources=rng.sources,
         summary=(
-            f"{who or name + ' '}for {q.hours:g} h: {format_money(low, cur)} – {format_money(high, cur)}, "
+            f"{who or name + ' '}for {billed:g} h: {format_money(low, cur)} – {format_money(high, cur)}, "
             f"typically {format_money(typ, cur)} ({format_money(rng.typical, cur)}/h per GPU)."
         ),
         **common,

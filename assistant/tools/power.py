@@ -89,7 +89,9 @@ class PowerCost(CostResult):
     cost_per_hour: float | None = None
     cost_per_day: float | None = None
     cost_per_month: float | None = None
-    cost_per_year: float | None = Field(default=None, description="Per day × 365")
+    cost_per_year: float | None = Field(
+        default=None, description="Per day × 365, or × 12 months of the working days given"
+    )
     extra_over_idle_per_day: float | None = None
     extra_over_idle_per_month: float | None = None
     rent_rate: float | None = Field(
@@ -175,7 +177,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     per_day = kwh_day * price
     extra_day = (watts - idle) * n / 1000 * hours * price
     assumptions.append(
-        f"A month is {q.days_per_month:g} days; only the card's own draw is counted, not the rest of the machine."
+        f"A month is {q.days_per_month:g} days of use; only the card's own draw is counted, not the rest of the machine."
     )
     rent = share = None
     if q.rent_rate is not None:
@@ -189,7 +191,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
             sources += rng.sources[:3]
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
-    per_month, per_year = per_day * q.days_per_month, per_day * DAYS_PER_YEAR
+    # Days of use a month below the calendar's (working days): a year is twelve such months.
+    working_days = q.days_per_month < DAYS_PER_MONTH
+    year_days = q.days_per_month * 12 if working_days else DAYS_PER_YEAR
+    per_month, per_year = per_day * q.days_per_month, per_day * year_days
     idle_en = f" and idle at {idle * n:g} W for {idle_hours:g} h" if idle_hours else ""
     idle_fr = f" et au repos à {idle * n:g} W pendant {idle_hours:g} h" if idle_hours else ""
     summary = (

@@ -62,6 +62,9 @@ class SpotQuery(MoneyQuery):
         le=MAX_JOB_HOURS,
         description="Hours between checkpoints; None means no checkpoints (an interruption loses everything)",
     )
+    gpu_count: int = Field(
+        default=1, ge=1, le=1024, description="GPUs rented together; the rates are per GPU"
+    )
     restart_overhead_h: float = Field(
         default=DEFAULT_RESTART_OVERHEAD_H,
         ge=0,
@@ -92,6 +95,7 @@ class SpotComparison(CostResult):
     """Spot vs dedicated: expected cost, time and lost work for each, and the advice."""
 
     job_hours: float
+    gpu_count: int = Field(default=1, description="GPUs rented; expected costs cover all of them")
     spot: SpotOption
     dedicated: SpotOption
     spot_with_checkpoints: SpotOption | None = Field(
@@ -117,7 +121,7 @@ def _spot_option(q: SpotQuery, interval: float | None, name: str) -> SpotOption:
     if lam == 0:
         return SpotOption(
             name=name, rate=q.spot_rate, checkpoint_interval_h=interval, finishes=True,
-            expected_hours=work, expected_cost=work * q.spot_rate, expected_interruptions=0.0,
+            expected_hours=work, expected_cost=work * q.spot_rate * q.gpu_count, expected_interruptions=0.0,
             expected_lost_work_h=0.0, p_interrupted=0.0,
         )  # fmt: skip
     if lam * stretch > _EXP_LIMIT:
@@ -140,7 +144,7 @@ def _spot_option(q: SpotQuery, interval: float | None, name: str) -> SpotOption:
         checkpoint_interval_h=interval,
         finishes=True,
         expected_hours=hours,
-        expected_cost=hours * q.spot_rate,
+        expected_cost=hours * q.spot_rate * q.gpu_count,
         expected_interruptions=restarts,
         expected_lost_work_h=lost,
         p_interrupted=p_interrupted,
@@ -157,7 +161,7 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
     work = q.job_hours
     dedicated = SpotOption(
         name="dedicated", rate=q.dedicated_rate, finishes=True, expected_hours=work,
-        expected_cost=work * q.dedicated_rate, expected_interruptions=0.0, expected_lost_work_h=0.0,
+        expected_cost=work * q.dedicated_rate * q.gpu_count, expected_interruptions=0.0, expected_lost_work_h=0.0,
         p_interrupted=0.0,
     )  # fmt: skip
     spot = _spot_option(q, q.checkpoint_interval_h, "spot")
@@ -234,6 +238,7 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         currency=cur,
         usd_per_eur=usd_per_eur,
         job_hours=work,
+        gpu_count=q.gpu_count,
         spot=spot,
         dedicated=dedicated,
         spot_with_checkpoints=alternative,

@@ -15,6 +15,8 @@ from pydantic import BaseModel, Field
 from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, own_variants
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
+    HOURS_PER_DAY,
+    MAX_COUNT,
     count_before,
     idle_hours,
     phrase_spans,
@@ -22,6 +24,7 @@ from assistant.agent.offline.quantities import (
     read_power,
     repeats_per_year,
 )
+from assistant.agent.offline.usage import always_on, speedup_by_card, utilisation, working_days
 from assistant.money import parse_exchange_rate
 
 Condition = Literal["used", "new"]
@@ -65,6 +68,9 @@ class Entities(BaseModel):
     batch_size: int | None = None
     power_w: float | None = Field(default=None, description="The working draw, in watts")
     idle_w: float | None = Field(default=None, description="The draw while idle, in watts")
+    power_options: list[float] = Field(
+        default_factory=list, description="Every distinct working draw: '600 W … or 300 W?'"
+    )
     card_power_w: dict[str, float] = Field(
         default_factory=dict, description="A card's own watts: '1080 Ti (250 W)'"
     )
@@ -85,6 +91,16 @@ class Entities(BaseModel):
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    always_on: bool = Field(default=False, description="The machine runs all day: '24/7'")
+    days_per_month: float | None = Field(
+        default=None, description="Days of use a month: '22 working days', '5 days a week'"
+    )
+    utilisation: float | None = Field(
+        default=None, description="Share of the time in use, 0-1: '40 % of the time'"
+    )
+    speedups: dict[str, float] = Field(
+        default_factory=dict, description="How many times faster a card runs: 'H100 2x faster'"
+    )
     buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
     card_memory: dict[str, float] = Field(
@@ -119,7 +135,7 @@ class Entities(BaseModel):
         for d in self.durations:
             if d.per_day is not None:
                 return d.per_day
-        return None
+        return HOURS_PER_DAY if self.always_on else None
 
     @property
     def hourly_rates(self) -> list[MoneyMention]:
@@ -330,6 +346,17 @@ def _gpu_counts(spans: list[tuple[str, int, int]], text: str) -> dict[str, int]:
     return counts
 
 
+# "4 GPU", "8 GPUs", "8x GPUs": a count of cards whose model is not named.
+_BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
+
+
+def _bare_gpu_count(text: str) -> int | None:
+    """How many GPUs the message counts without naming the card, if it does."""
+    m = _BARE_COUNT.search(text)
+    count = int(m.group(1)) if m else 0
+    return count if 1 <= count <= MAX_COUNT else None
+
+
 def _mask_cards(text: str) -> str:
     """The text with card names blanked out, so their numbers don't read as amounts."""
     from assistant.knowledge.matching import find_gpu_mentions
@@ -422,7 +449,8 @@ def extract_entities(text: str) -> Entities:
     ent.models, ent.model_size_b = _models(text)
     spans = _card_spans(text)
     ent.gpu_counts = _gpu_counts(spans, text)
-    ent.gpu_count = next(iter(ent.gpu_counts.values()), None)
+    ent.gpu_count = next(iter(ent.gpu_counts.values()), None) or _bare_gpu_count(text)
+    ent.speedups = speedup_by_card(text, spans)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
     stated = parse_exchange_rate(masked)
     if stated is not None:  # "1 € = 1,08 $" is a rate, not two amounts
@@ -430,7 +458,13 @@ def extract_entities(text: str) -> Entities:
         masked = _blank(masked, [(stated.start, stated.end)])
     ent.money = _money(masked)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
-    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked)))
+    days = working_days(masked)
+    if days is not None:
+        ent.days_per_month = days.per_month
+    patterned = [(days.start, days.end)] if days else []
+    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
+    ent.always_on = always_on(masked)
+    ent.utilisation = utilisation(masked)
     energy = read_energy(text, spans)
     if energy is not None:
         ent.energy_kwh, ent.energy_period, ent.energy_card = energy.kwh, energy.period, energy.card
@@ -444,7 +478,7 @@ def extract_entities(text: str) -> Entities:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
     buy, rent = _BUY.search(text), _RENT.search(text)
-    ent.buy_mentioned = bool(buy) or None
+    ent.buy_mentioned = bool(buy or phrase_spans("purchase_offer", text)) or None
     ent.repeats_per_year = repeats_per_year(text)
     if buy and not rent:
         ent.mode = "buy"
@@ -475,6 +509,7 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = int(batch.group(1))
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
+    ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent
 

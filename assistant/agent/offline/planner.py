@@ -14,6 +14,7 @@ from typing import Any
 
 from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
+from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.options import weighed_without_goal
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.scope import out_of_scope
@@ -138,6 +139,16 @@ def _with_companions(reading: Reading) -> list[str]:
         if "gpu_compare" in intents:
             intents.remove("gpu_compare")
         intents.insert(0, "gpu_compare")
+    if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
+        # One priced option faster than another: what the work costs on each is the question.
+        intents.insert(0, "rent_cost")
+    if "rent_cost" in intents and weighs_purchase(ent):
+        # A purchase price next to an hourly rate: the two options are weighed, not one priced.
+        at = intents.index("rent_cost")
+        if "rent_vs_buy" not in intents:
+            intents.insert(at, "rent_vs_buy")
+        if not (ent.repeats_per_year or ent.speedups or _job_hours(ent)):
+            intents.remove("rent_cost")
     features = [t for t in ent.topics if not t.startswith("part")]
     checked = {
         "gpu_capability",
@@ -154,6 +165,16 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         intents.insert(0, "gpu_lookup")
     return intents
+
+
+def weighs_purchase(ent: Entities) -> bool:
+    """Whether a question gives both a price to buy and a rate to rent."""
+    return bool(ent.buy_mentioned and ent.budgets and ent.hourly_rates)
+
+
+def _job_hours(ent: Entities) -> float | None:
+    """A job's length in hours ('a 500-hour run'), not a calendar span of ownership."""
+    return next((d.hours for d in ent.durations if d.hours and d.unit in ("hour", "minute")), None)
 
 
 def tool_calls_for(reading: Reading) -> list[PlannedCall]:

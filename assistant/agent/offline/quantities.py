@@ -39,11 +39,17 @@ HOURS_PER_DAY = 24.0
 def _vocabulary() -> dict[str, re.Pattern[str]]:
     text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
     out = {}
-    for key, table in tomllib.loads(text).items():
-        phrases = sorted(table["phrases"], key=len, reverse=True)
-        alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in phrases)
-        out[key] = re.compile(rf"(?<![\w/])(?:{alternatives})(?![\w/])", re.IGNORECASE)
+    for table, lists in tomllib.loads(text).items():
+        for name, phrases in lists.items():
+            key = table if name == "phrases" else f"{table}.{name}"
+            out[key] = re.compile(rf"(?<![\w/])(?:{alternation(phrases)})(?![\w/])", re.I)
     return out
+
+
+def alternation(phrases: list[str]) -> str:
+    """A regex alternation of phrases, longest first, spaces flexible."""
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return "|".join(r"\s*".join(map(re.escape, p.split())) for p in ordered)
 
 
 def phrase_spans(kind: str, text: str) -> list[tuple[int, int]]:
@@ -71,6 +77,7 @@ class PowerFigures:
     """The power figures of a message: the working draw, the idle draw, and each card's own."""
 
     load_w: float | None = None
+    load_options: tuple[float, ...] = ()
     idle_w: float | None = None
     card_w: dict[str, float] | None = None
     idle_at: int | None = None
@@ -106,6 +113,7 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     idle = watts[idle_index] if idle_index is not None else None
     return PowerFigures(
         load_w=load[0] if load else None,
+        load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,
         card_w=card_w or None,
         idle_at=idle[0] if idle else None,

@@ -28,6 +28,23 @@ def hourly_rates(ent: Entities) -> list[float]:
     return [m.amount for m in ent.hourly_rates]
 
 
+# How far after an hourly amount a word may say it is electricity: '$0.10/hr in electricity'.
+ELECTRICITY_SPAN = 24
+
+
+def rental_rates(ent: Entities, text: str) -> list[float]:
+    """The hourly rates named, less those the text says are electricity costs."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    kept = []
+    for m in ent.hourly_rates:
+        at = text.find(m.text)
+        after = text[at + len(m.text) : at + len(m.text) + ELECTRICITY_SPAN] if at >= 0 else ""
+        if not phrase_spans("electricity_cost", after):
+            kept.append(m.amount)
+    return kept
+
+
 def render_unknown(name: str, suggestions: list[str], lang: Lang) -> str:
     """A card the catalog does not know: said plainly, with near names."""
     near = ", ".join(suggestions[:5])

@@ -11,9 +11,9 @@ from assistant.agent.offline.skills.common import (
     assumptions_line,
     currency_of,
     electricity_price,
-    hourly_rates,
     named_cards,
     render_unknown,
+    rental_rates,
 )
 from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
@@ -135,6 +135,8 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     a, b = found
     cur, yearly = a.currency, asks_per_year(question)
     period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
+    if a.gpu == b.gpu:
+        return _two_draws(a, b, yearly, lang)
 
     def cost(r: PowerCost) -> float:
         """The card's electricity cost a year or a month, as the question asks."""
@@ -164,6 +166,38 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     )
 
 
+def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, lang: Lang) -> str:
+    """One card at two power draws, in the order asked: the first draw's cost, then the other's
+    and the difference."""
+    cur = a.currency
+    period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
+
+    def cost(r: PowerCost) -> float:
+        return (r.cost_per_year if yearly else r.cost_per_month) or 0.0
+
+    watts = num(b.power_w or 0, lang, 0)
+    total = num((b.power_w or 0) * b.gpu_count, lang, 0)
+    each = pick(lang, " each", " chacune") if b.gpu_count > 1 else ""
+    both = f" ({total} W)" if b.gpu_count > 1 else ""
+    gap = money(abs(cost(a) - cost(b)), cur, lang)
+    less = cost(b) < cost(a)
+    second = pick(
+        lang,
+        f" **At {watts} W{each}{both}: {money(cost(b), cur, lang)} {period}**, {gap} "
+        + ("less." if less else "more."),
+        f" **À {watts} W{each}{both} : {money(cost(b), cur, lang)} {period}**, soit {gap} "
+        + ("de moins." if less else "de plus."),
+    )
+    return "\n\n".join(
+        p
+        for p in (
+            _lead(a, yearly, lang) + second,
+            assumptions_line(a.assumptions, a.usd_per_eur, lang),
+        )
+        if p
+    )
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call per card compared, or one for the wattage named; none without either."""
     cards: list[str | None] = [*named_cards(ent)[:MAX_COMPARED]]
@@ -174,7 +208,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     currency = currency_of(ent)
     alone = len(cards) <= 1
-    rates = hourly_rates(whole)
+    rates = rental_rates(whole, reading.text)
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None
@@ -186,11 +220,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             # A stated energy figure is checked against the most the cards can draw: all day.
             "hours_per_day": ent.hours_per_day or (HOURS_PER_DAY if checked else None),
             "idle_hours_per_day": ent.idle_hours_per_day if alone else None,
-            "gpu_count": count or 1,
+            "gpu_count": count or 1, "days_per_month": whole.days_per_month,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,
         })  # fmt: skip
+    if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
+        # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
+        first, second = whole.power_options[:MAX_COMPARED]
+        calls = [{**calls[0], "power_w": watts} for watts in (first, second)]
     return calls
 
 

@@ -15,6 +15,7 @@ from assistant.agent.offline.skills.common import (
     price_unknown,
     rate_for,
 )
+from assistant.agent.offline.skills.rent_options import billed_words, combine
 from assistant.agent.offline.texts import hours, money, money_range, num, pick
 from assistant.language import Lang
 from assistant.money import Currency, convert
@@ -117,7 +118,7 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     cur = result.currency
     gpu = result.gpu or pick(lang, "the card", "la carte")
     asked = extract_entities(question)
-    text = _cost_sentence(result, gpu, _duration_words(result.hours, asked, lang), lang)
+    text = _cost_sentence(result, gpu, _duration_words(result, asked, lang), lang)
     # Amounts as the question reads them, card numbers aside ("a 5090 at 2500 €" is 2500 €).
     budget = next((m for m in asked.budgets if m.currency == cur), None)
     if budget is not None and result.rate_typical and not parse_durations(question):
@@ -139,27 +140,32 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     )
 
 
-def _duration_words(total: float, asked: Entities, lang: Lang) -> str:
-    """'11 days (264 h)' when the question counts in days, weeks or months; else '264 h'."""
+def _duration_words(result: RentCost, asked: Entities, lang: Lang) -> str:
+    """'11 days (264 h)' when the question counts in days, weeks or months; else '264 h'; with
+    the hours paid when a utilisation or a speed-up changes them ('a month (730 h × 25 % …)')."""
+    total = result.hours
+    billed = result.hours_billed if result.hours_billed is not None else total
+    hours_words = billed_words(result, lang) if billed != total else hours(total, lang)
     said = next((d for d in asked.durations if d.hours == total and d.unit != "hour"), None)
     if said is None:
-        return hours(total, lang)
-    return f"{said.text} ({hours(total, lang)})"
+        return hours_words
+    return f"{said.text} ({hours_words})"
 
 
 def _cost_sentence(result: RentCost, gpu: str, duration: str, lang: Lang) -> str:
     """'**8 × H100 for 11 days (264 h) at $2.85/GPU-h: $6,019.**', or the range of the data."""
     cur, n = result.currency, result.gpu_count
     who = f"{n} × {gpu}" if n > 1 else gpu
+    billed = result.hours if result.hours_billed is None else result.hours_billed
     if result.n_prices == 0 and result.rate_typical is not None:
         rate = f"{money(result.rate_typical, cur, lang)}/{pick(lang, 'GPU-h', 'h par GPU')}"
         total = money(result.cost_typical or 0.0, cur, lang)
         return pick(
             lang,
             f"**{who} for {duration} at {rate}: {total}**"
-            + (f" ({n} × {hours(result.hours, lang)} × {rate})." if n > 1 else "."),
+            + (f" ({n} × {hours(billed, lang)} × {rate})." if n > 1 else "."),
             f"**{who} pendant {duration} à {rate} : {total}**"
-            + (f" ({n} × {hours(result.hours, lang)} × {rate})." if n > 1 else "."),
+            + (f" ({n} × {hours(billed, lang)} × {rate})." if n > 1 else "."),
         )
     cost = money_range(result.cost_low, result.cost_high, cur, lang)
     text = pick(
@@ -214,8 +220,8 @@ def _quoted_rate(question: str) -> float | None:
 
     ent = extract_entities(question)
     rates = hourly_rates(ent)
-    if len(rates) != 1 or ent.total_hours or ent.budgets or not named_cards(ent):
-        return None
+    if len(rates) != 1 or ent.total_hours or ent.budgets or ent.speedups or not named_cards(ent):
+        return None  # hours, a budget or a speed-up to apply: a job to price
     return rates[0]
 
 
@@ -229,9 +235,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
     cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
+    speedups = whole.speedups
     return [
         {"gpu": card, "hours": total, "rate_per_hour": None if judged else rate_for(ent, cards, i),
          "gpu_count": ent.count_of(card) if card else ent.gpu_count, "kind": kind,
+         "utilisation": whole.utilisation, "speedup": speedups.get(card) if card else None,
          **money_inputs(ent)}
         for i, card in enumerate(cards)
     ]  # fmt: skip
@@ -242,6 +250,7 @@ SKILL = Skill(
     result=RentCost,
     build=build,
     render=render,
+    combine=combine,
     search_hint="location à l'heure prix indicatif",
     slots=("gpus", "durations", "money"),
     concepts=("rent", "cost"),

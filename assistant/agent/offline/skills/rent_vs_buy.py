@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.cues import mentions_rent
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
+from assistant.agent.offline.quantities import HOURS_PER_DAY
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
@@ -17,9 +18,16 @@ from assistant.agent.offline.skills.common import (
     named_cards,
     price_unknown,
 )
+from assistant.agent.offline.skills.rent_vs_buy_leads import (
+    break_even_note,
+    monthly_head,
+    period_head,
+    use_words,
+)
 from assistant.agent.offline.texts import bullet_list, money, num, pick
 from assistant.language import Lang
 from assistant.tools.buy import RentVsBuy
+from assistant.tools.cost_base import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -89,8 +97,12 @@ def _rental_card_note(question: str, lang: Lang) -> str:
     )
 
 
-def _head(result: RentVsBuy, gpu: str, lang: Lang) -> str:
+def _head(result: RentVsBuy, gpu: str, lang: Lang, period: str | None = None) -> str:
     per_day, months = result.hours_per_day, result.break_even_months
+    if period is not None and result.rent_total is not None:
+        return period_head(result, gpu, period, lang) + break_even_note(result, lang)
+    if result.days_per_month != DAYS_PER_MONTH and result.rent_per_month:
+        return monthly_head(result, gpu, lang)
     if result.break_even_hours is None:
         return pick(
             lang,
@@ -100,10 +112,11 @@ def _head(result: RentVsBuy, gpu: str, lang: Lang) -> str:
     head = pick(
         lang,
         f"**Buying {gpu} pays off after {num(result.break_even_hours, lang, 0)} hours of use** — "
-        f"about {num(months, lang)} months at {num(per_day, lang)} h a day (break-even).",
+        f"about {num(months, lang)} months at {use_words(result, lang)} (break-even).",
         f"**L'achat de {gpu} est rentabilisé après {num(result.break_even_hours, lang, 0)} heures d'usage** — "
-        f"environ {num(months, lang)} mois à {num(per_day, lang)} h par jour (seuil de rentabilité).",
+        f"environ {num(months, lang)} mois à {use_words(result, lang)} (seuil de rentabilité).",
     )
+    del per_day
     if months is not None and months > LONG_MONTHS:
         head += pick(
             lang,
@@ -117,6 +130,15 @@ def _head(result: RentVsBuy, gpu: str, lang: Lang) -> str:
     return head
 
 
+def _period_words(question: str) -> str | None:
+    """The calendar span the question totals over, as written ('3 ans', 'two years')."""
+    span = next(
+        (d for d in parse_durations(question) if d.hours and d.unit not in ("hour", "minute")),
+        None,
+    )
+    return span.text if span is not None else None
+
+
 def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     """The break-even (or that renting stays cheaper), the daily use it needs, then the figures."""
     unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
@@ -124,8 +146,10 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
         return unknown
     cur = result.currency
     gpu = result.gpu or "?"
-    head = _head(result, gpu, lang)
-    if not any(d.per_day for d in parse_durations(question)):
+    if result.gpu_count > 1:
+        gpu = f"{result.gpu_count} × {gpu}"
+    head = _head(result, gpu, lang, _period_words(question) if result.period_hours else None)
+    if not any(d.per_day for d in parse_durations(question)) and result.utilisation == 1:
         head += pick(
             lang,
             f" (Daily use not given: {num(result.hours_per_day, lang)} h a day assumed.)",
@@ -181,8 +205,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if rate is None and rented is not None:
         currency = currency or get_settings().currency
         rate = rental_rate(rented, currency)
+    share = ent.utilisation
+    per_day = ent.hours_per_day or (HOURS_PER_DAY if share else None)
+    period = next(
+        (d.hours for d in ent.durations if d.hours and d.unit not in ("hour", "minute")), None
+    )
     return [
-        {"gpu": card, "hours_per_day": ent.hours_per_day, "condition": ent.condition,
+        {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
+         "utilisation": share, "days_per_month": ent.days_per_month, "period_hours": period,
+         "gpu_count": ent.count_of(card) if card else None,
          "rent_rate": rate, "purchase_price": prices[0] if prices else None,
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
          "usd_per_eur": ent.usd_per_eur,

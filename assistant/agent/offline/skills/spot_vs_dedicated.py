@@ -60,7 +60,9 @@ def _option_name(option: SpotOption, lang: Lang) -> str:
     return name
 
 
-def _option_line(option: SpotOption | None, cur: str, lang: Lang, job_hours: float) -> str | None:
+def _option_line(
+    option: SpotOption | None, cur: str, lang: Lang, job_hours: float, gpus: int = 1
+) -> str | None:
     if option is None:
         return None
     name = _option_name(option, lang)
@@ -75,7 +77,8 @@ def _option_line(option: SpotOption | None, cur: str, lang: Lang, job_hours: flo
                 "ne finit jamais (interruptions trop fréquentes)",
             )
         )
-    priced = f"{name} ({money(option.rate, cur, lang)}/h)"
+    per_gpu = pick(lang, " per GPU", " par GPU") if gpus > 1 else ""
+    priced = f"{name} ({money(option.rate, cur, lang)}/h{per_gpu})"
     expected = option.expected_hours
     if expected is not None and job_hours > 0 and expected > ABSURD_FACTOR * job_hours:
         return (
@@ -132,6 +135,37 @@ def _rule(result: SpotComparison, advised: str, verdict: str, lang: Lang) -> str
     return rule
 
 
+def _saving(result: SpotComparison, lang: Lang) -> str:
+    """The asker's two rates: what spot saves on the job, before and after interruptions."""
+    cur, n, job = result.currency, result.gpu_count, result.job_hours
+    spot, dedicated = result.spot.rate, result.dedicated.rate
+    most = (dedicated - spot) * job * n
+    who = pick(lang, f"{n} GPUs × ", f"{n} GPU × ") if n > 1 else ""
+    formula = (
+        f"{who}{hours(job, lang)} × ({money(dedicated, cur, lang)} − {money(spot, cur, lang)})"
+        + pick(lang, "/GPU-h", "/h par GPU")
+    )
+    text = pick(
+        lang,
+        f"**Spot saves up to {money(most, cur, lang)} on this job** ({formula}, if never "
+        "interrupted)",
+        f"**Le spot fait économiser jusqu'à {money(most, cur, lang)} sur ce travail** ({formula}, "
+        "sans interruption)",
+    )
+    safe = result.spot_with_checkpoints or result.spot
+    d_cost, s_cost = result.dedicated.expected_cost, safe.expected_cost
+    if safe.finishes and d_cost is not None and s_cost is not None and s_cost < d_cost:
+        every = hours(safe.checkpoint_interval_h, lang) if safe.checkpoint_interval_h else None
+        text += pick(
+            lang,
+            f"; about {money(d_cost - s_cost, cur, lang)} expected once interruptions are paid for"
+            + (f" (checkpoints every {every})" if every else ""),
+            f" ; environ {money(d_cost - s_cost, cur, lang)} en moyenne une fois les interruptions "
+            "payées" + (f" (sauvegardes toutes les {every})" if every else ""),
+        )
+    return text + "."
+
+
 def render(result: SpotComparison, question: str, lang: Lang) -> str:
     """The option to take for the job, the assumptions it rests on, then each option's figures."""
     from assistant.agent.offline.entities import extract_entities
@@ -160,7 +194,10 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
             f" (The job length was not given: {job} assumed.)",
             f" (Durée non précisée : {job} supposées.)",
         )
-    if spot_rates(extract_entities(question), question) is None:
+    given_rates = spot_rates(extract_entities(question), question)
+    if given_rates is not None:
+        head = _saving(result, lang) + " " + head
+    if given_rates is None:
         given = defaults().spot
         spot, dedicated = (
             money(given.spot_rate, given.currency, lang),
@@ -173,7 +210,7 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
         )
     cur = result.currency
     lines = [
-        _option_line(option, cur, lang, result.job_hours)
+        _option_line(option, cur, lang, result.job_hours, result.gpu_count)
         for option in (result.spot, result.spot_with_checkpoints, result.dedicated)
     ]
     return "\n\n".join(
@@ -198,7 +235,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     job = next((d.hours for d in ent.durations if d.hours and d.unit != "minute"), None)
     return [
         {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
-         "checkpoint_interval_h": checkpoint, "currency": currency}
+         "checkpoint_interval_h": checkpoint, "currency": currency,
+         "gpu_count": ent.gpu_count if given else None}
     ]  # fmt: skip
 
 

@@ -1,0 +1,164 @@
+"""How much the asker uses what they price: working days a week or month, the share of the time
+a card is busy, and how much faster one option runs than another.
+
+The words that decide are data in `quantities.toml` (`working_days`, `utilisation`, `speedup`);
+this module only places numbers next to them."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from assistant.agent.offline.quantities import alternation, phrase_spans
+
+WEEKS_PER_MONTH = 52 / 12
+MAX_DAYS = {"week": 7.0, "month": 31.0}
+_NUMBER_WORDS = {
+    "one": 1.0, "un": 1.0, "une": 1.0, "two": 2.0, "deux": 2.0, "three": 3.0, "trois": 3.0,
+    "four": 4.0, "quatre": 4.0, "five": 5.0, "cinq": 5.0, "six": 6.0, "seven": 7.0, "sept": 7.0,
+    "ten": 10.0, "dix": 10.0,
+}  # fmt: skip
+_NUMBER = r"\d+(?:[.,]\d+)?|" + "|".join(_NUMBER_WORDS)
+_PERCENT = r"(?P<pct>\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)"
+# How far before a percentage a word saying "in use" may sit: "used about 40 %".
+BEFORE_SPAN = 28
+AFTER_GAP = r"\s*(?:(?:of|de|d'|du)\s+)?"
+
+
+@lru_cache(maxsize=1)
+def _lists() -> dict[str, dict[str, list[str]]]:
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def _number(raw: str) -> float:
+    raw = raw.lower()
+    return _NUMBER_WORDS.get(raw) or float(raw.replace(",", "."))
+
+
+@lru_cache(maxsize=1)
+def _working_days_pattern() -> re.Pattern[str]:
+    words = _lists()["working_days"]
+    days, qualifiers = alternation(words["days"]), alternation(words["qualifiers"])
+    return re.compile(
+        rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
+        rf"(?P<q2>\s+(?:{qualifiers}))?"
+        rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
+        rf"(?P<per>week|semaine|month|mois)\b)?",
+        re.IGNORECASE,
+    )
+
+
+@dataclass(frozen=True)
+class WorkingDays:
+    """Days of use a month, and where the message says so."""
+
+    per_month: float
+    start: int
+    end: int
+
+
+def working_days(text: str) -> WorkingDays | None:
+    """'22 working days a month' (22), '5 days a week' (about 21.7), '22 jours ouvrés' (a month).
+
+    A count of days needs a period or a working qualifier to be a pattern of use; a bare
+    '10 days' is a span of time."""
+    for m in _working_days_pattern().finditer(text):
+        per = (m.group("per") or "").lower()
+        if not per and not (m.group("q1") or m.group("q2")):
+            continue
+        unit = "week" if per in ("week", "semaine") else "month"
+        days = _number(m.group("n"))
+        if not 0 < days <= MAX_DAYS[unit]:
+            continue
+        per_month = days * WEEKS_PER_MONTH if unit == "week" else days
+        return WorkingDays(per_month, m.start(), m.end())
+    return None
+
+
+@lru_cache(maxsize=1)
+def _utilisation_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = _lists()["utilisation"]
+    after = re.compile(rf"{_PERCENT}{AFTER_GAP}(?:{alternation(words['after'])})\b", re.I)
+    before = re.compile(rf"(?:{alternation(words['before'])})\b", re.I)
+    return after, before
+
+
+_BARE_PERCENT = re.compile(_PERCENT, re.I)
+_SENTENCE_END = re.compile(r"[.?!](?=\s)|\n")  # not the point of '$1.20'
+
+
+def utilisation(text: str) -> float | None:
+    """The share of the time a card is in use (0.4 for '40 % of the time', 'utilisée à 40 %')."""
+    after, before = _utilisation_patterns()
+    m = after.search(text)
+    if m is None:
+        m = next(
+            (
+                p
+                for p in _BARE_PERCENT.finditer(text)
+                if before.search(text[max(0, p.start() - BEFORE_SPAN) : p.start()])
+            ),
+            None,
+        )
+    if m is None:
+        return None
+    share = float(m.group("pct").replace(",", ".")) / 100
+    return share if 0 < share <= 1 else None
+
+
+@lru_cache(maxsize=1)
+def _speedup_pattern() -> re.Pattern[str]:
+    words = _lists()["speedup"]
+    return re.compile(
+        rf"(?<![\w.,])(?:(?P<n>{_NUMBER})\s*(?:x|×|times|fois)"
+        rf"|{_PERCENT})\s*(?:(?:as|aussi)\s+)?(?:{alternation(words['faster'])})\b"
+        rf"|(?P<half>{alternation(words['half'])})\b",
+        re.IGNORECASE,
+    )
+
+
+@dataclass(frozen=True)
+class Speedup:
+    """One option runs `factor` times faster; the phrase starts at `start`."""
+
+    factor: float
+    start: int
+
+
+def speedups(text: str) -> list[Speedup]:
+    """Every speed-up the message states: '2x faster' (2), '30 % plus rapide' (1.3), 'half the
+    time' (2)."""
+    out = []
+    for m in _speedup_pattern().finditer(text):
+        if m.group("half"):
+            factor = 2.0
+        elif m.group("pct"):
+            factor = 1 + float(m.group("pct").replace(",", ".")) / 100
+        else:
+            factor = _number(m.group("n"))
+        if 1 < factor <= 1000:
+            out.append(Speedup(factor, m.start()))
+    return out
+
+
+def speedup_by_card(text: str, card_spans: list[tuple[str, int, int]]) -> dict[str, float]:
+    """Each speed-up given to the card it describes: the last card named before it in its
+    sentence ('the H100, 2x faster'), else the first named after it ('2x faster H100s')."""
+    out: dict[str, float] = {}
+    for s in speedups(text):
+        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, s.start)), default=0)
+        before = [name for name, pos, _ in card_spans if start <= pos < s.start]
+        after = [name for name, pos, _ in card_spans if pos > s.start]
+        card = before[-1] if before else (after[0] if after else None)
+        if card is not None and card not in out:
+            out[card] = s.factor
+    return out
+
+
+def always_on(text: str) -> bool:
+    """Whether the machine runs all day ('24/7', 'jour et nuit')."""
+    return bool(phrase_spans("always_on", text))

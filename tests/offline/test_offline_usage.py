@@ -1,0 +1,115 @@
+"""Reading how much the asker uses what they price: working days, a share of the time in use, a
+speed-up between options, a machine left on all day, and rates per GPU-hour."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.usage import speedups, utilisation, working_days
+from assistant.money import parse_money
+
+
+@pytest.mark.parametrize(
+    ("text", "per_month"),
+    [
+        ("8 h a day, 21 working days a month", 21.0),
+        ("office hours, 20 business days per month", 20.0),
+        ("4 days a week", 4 * 52 / 12),
+        ("18 jours ouvrés par mois", 18.0),
+        ("5 jours par semaine", 5 * 52 / 12),
+        ("environ 20 jours ouvrables", 20.0),
+    ],
+)
+def test_working_days_a_month(text: str, per_month: float) -> None:
+    found = working_days(text)
+    assert found is not None
+    assert found.per_month == pytest.approx(per_month)
+
+
+@pytest.mark.parametrize("text", ["a run of 10 days", "pendant 12 jours", "9 days a week"])
+def test_a_span_of_days_is_not_a_pattern_of_use(text: str) -> None:
+    assert working_days(text) is None
+
+
+def test_working_days_are_not_read_as_hours_a_day() -> None:
+    ent = extract_entities("rent an L4 at $0.80/h, 6 h/day and 20 days/month")
+    assert ent.hours_per_day == 6.0
+    assert ent.days_per_month == 20.0
+    assert [d.per_day for d in ent.durations] == [6.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [
+        ("busy 30 % of the time", 0.3),
+        ("used about 55% of the day", 0.55),
+        ("utilisée à 70 %", 0.7),
+        ("environ 45 % du temps", 0.45),
+        ("un taux d'utilisation de 35 %", 0.35),
+    ],
+)
+def test_a_utilisation_share(text: str, share: float) -> None:
+    assert utilisation(text) == pytest.approx(share)
+
+
+@pytest.mark.parametrize(
+    "text", ["a 60 % discount on spot", "70 % moins cher en spot", "the GPU at 90 % power limit"]
+)
+def test_a_percentage_that_is_not_time_in_use(text: str) -> None:
+    assert utilisation(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "factor"),
+    [
+        ("the B200 is 2.5x faster", 2.5),
+        ("three times quicker", 3.0),
+        ("twice as fast", 2.0),
+        ("finishes in half the time", 2.0),
+        ("deux fois plus rapide", 2.0),
+        ("40 % plus rapide", 1.4),
+        ("la moitié du temps", 2.0),
+    ],
+)
+def test_a_speed_up(text: str, factor: float) -> None:
+    assert [s.factor for s in speedups(text)] == [pytest.approx(factor)]
+
+
+def test_a_speed_up_goes_to_the_card_it_describes() -> None:
+    ent = extract_entities("An L4 at $0.70/h, or an A100 at $1.80/h that runs 3x faster?")
+    assert ent.speedups == {"A100 80GB SXM4": 3.0}
+    ent = extract_entities("Une RTX 4090 à 0,40 €/h. Et une H100 à 2 €/h, deux fois plus rapide ?")
+    assert ent.speedups == {"H100 SXM5 80GB": 2.0}
+
+
+@pytest.mark.parametrize(
+    "text", ["my server runs 24/7", "allumé jour et nuit", "non-stop", "around the clock"]
+)
+def test_always_on_means_24_hours_a_day(text: str) -> None:
+    ent = extract_entities(f"RTX 4090 at 450 W, {text}, 0.30 €/kWh")
+    assert ent.always_on and ent.hours_per_day == 24.0
+
+
+def test_stated_hours_win_over_always_on() -> None:
+    ent = extract_entities("on 24/7 but training 10 h a day")
+    assert ent.hours_per_day == 10.0
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("8 H100 at $2.40/GPU/h", 2.4),
+        ("0,65 € l'heure-GPU", 0.65),
+        ("$1.10 per GPU per hour", 1.1),
+        ("3 € par GPU et par heure", 3.0),
+    ],
+)
+def test_rates_per_gpu_hour(text: str, amount: float) -> None:
+    (found,) = parse_money(text)
+    assert (found.amount, found.per) == (amount, "hour")
+
+
+def test_a_count_of_gpus_without_a_card() -> None:
+    assert extract_entities("16 GPUs for 3 days").gpu_count == 16
+    assert extract_entities("$2.40/GPU-h for 3 days").gpu_count is None

@@ -246,3 +246,21 @@ def test_an_option_that_holds_the_model_only_at_the_limit_is_not_called_a_tie() 
     assert "per card" in first
     assert "8 × H100 SXM5 80GB holds it only at the limit" in first
     assert "also holds it" not in first
+
+
+@pytest.mark.parametrize(
+    ("question", "counts"),
+    [
+        # the count follows the card the asker has, after its memory picks the variant
+        ("two RTX 3060 with 6GB, what does running them cost?", {"GeForce RTX 3060 Mobile": 2}),
+        # a card missing from the catalog is counted under the name written
+        ("8x H900 at $3/h for a week", {"H900": 8}),
+        # the count of a later mention when the first has none
+        ("I have an RTX 3090 and will add 2 RTX 3090 more", {"GeForce RTX 3090": 2}),
+    ],
+)
+def test_counts_are_read_once_for_the_cards_as_named(question: str, counts: dict) -> None:
+    ent = extract_entities(question)
+    assert ent.gpu_counts == counts
+    assert ent.gpu_count == next(iter(counts.values()))
+    assert all(name in ent.gpus + ent.unknown_gpus for name in counts)

@@ -88,14 +88,18 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
     return False
 
 
-def card_counts(text: str, spans: list[CardSpan]) -> dict[str, int]:
-    """How many of each card ('4x 4060ti' → 4), from the words right before its first mention."""
+def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> dict[str, int]:
+    """How many of each card ('4x 4060ti' → 4), from the words right before its first mention;
+    a card with no count there is `default` of it, or, when `default` is None, the count of a
+    later mention, else left out."""
     from assistant.agent.offline.quantities import count_before
 
     out: dict[str, int] = {}
     for span in sorted(spans, key=lambda s: s.start):
         if span.name not in out:
-            out[span.name] = count_before(text, span.start) or 1
+            count = count_before(text, span.start) or default
+            if count is not None:
+                out[span.name] = count
     return out
 
 

@@ -17,7 +17,6 @@ from assistant.agent.offline.numbers import Duration, parse_durations, parse_per
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
-    count_before,
     idle_hours,
     phrase_spans,
     read_energy,
@@ -275,8 +274,11 @@ def _money(text: str) -> list[MoneyMention]:
     return out
 
 
-def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan]]:
-    """Known cards, unknown card-like names, near names, and where each known card is named.
+def _gpus(
+    text: str,
+) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan], list[CardSpan]]:
+    """Known cards, unknown card-like names, near names, where each known card is named, and
+    where each unknown name is written (one scan of the message for every use of its cards).
 
     With a laptop word in the sentence, a card name is the laptop chip where there is one ("un
     portable avec une GTX 1650" names one card, the GTX 1650 laptop chip)."""
@@ -290,6 +292,7 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[C
     spans = [CardSpan(start, end, card.name) for card, start, end in hits]
     covered = _covered_spans(text, cards) + [(s.start, s.end) for s in spans]
     unknown: list[str] = []
+    unknown_spans: list[CardSpan] = []
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
         name = " ".join(m.group(0).split())
@@ -310,40 +313,13 @@ def _gpus(text: str) -> tuple[list[str], list[str], dict[str, list[str]], list[C
             spans.append(CardSpan(m.start(), m.end(), same))
             continue
         unknown.append(name)
+        unknown_spans.append(CardSpan(m.start(), m.end(), name))
         suggestions[name] = list(match.suggestions)
-    return known, unknown, suggestions, spans
+    return known, unknown, suggestions, spans, unknown_spans
 
 
 # "8xH100", "2x4090": a count glued to the card's name
 _GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×])(?=[a-z]{0,4}\d)", re.I)
-
-
-def _card_spans(text: str) -> list[tuple[str, int, int]]:
-    """Each card's name where the message writes it: (catalog or written name, start, end)."""
-    from assistant.knowledge.matching import find_gpu_spans, match_gpu
-
-    spans = []
-    for card, start, end in find_gpu_spans(text):
-        spans.append((card.name, start, end))
-    for m in _CARD_LIKE.finditer(text):
-        if any(s <= m.start() < e for _, s, e in spans):
-            continue
-        name = " ".join(m.group(0).split())
-        if _looks_like_memory_or_model(name, text, m.end()):
-            continue
-        known = match_gpu(name).gpu
-        spans.append((known.name if known else name, m.start(), m.end()))
-    return sorted(spans, key=lambda span: span[1])
-
-
-def _gpu_counts(spans: list[tuple[str, int, int]], text: str) -> dict[str, int]:
-    """How many of each card the message names ("deux RTX 3090", "8x H100", "16 H100")."""
-    counts: dict[str, int] = {}
-    for name, start, _ in spans:
-        count = count_before(text, start)
-        if count is not None and name not in counts:
-            counts[name] = count
-    return counts
 
 
 # "4 GPU", "8 GPUs", "8x GPUs": a count of cards whose model is not named.
@@ -438,7 +414,7 @@ def _float(text: str) -> float:
 def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
-    gpus, unknown, suggestions, card_spans = _gpus(text)
+    gpus, unknown, suggestions, card_spans, unknown_spans = _gpus(text)
     gpus, card_spans, memory = own_variants(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
@@ -447,8 +423,9 @@ def extract_entities(text: str) -> Entities:
         ent.card_counts = card_counts(text, card_spans)
     ent.topics = _topics(text)
     ent.models, ent.model_size_b = _models(text)
-    spans = _card_spans(text)
-    ent.gpu_counts = _gpu_counts(spans, text)
+    every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
+    spans = [(s.name, s.start, s.end) for s in every]
+    ent.gpu_counts = card_counts(text, every, default=None)
     ent.gpu_count = next(iter(ent.gpu_counts.values()), None) or _bare_gpu_count(text)
     ent.speedups = speedup_by_card(text, spans)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090

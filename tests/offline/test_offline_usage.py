@@ -113,3 +113,18 @@ def test_rates_per_gpu_hour(text: str, amount: float) -> None:
 def test_a_count_of_gpus_without_a_card() -> None:
     assert extract_entities("16 GPUs for 3 days").gpu_count == 16
     assert extract_entities("$2.40/GPU-h for 3 days").gpu_count is None
+
+
+@pytest.mark.parametrize(
+    ("question", "method"),
+    [
+        ("I need to do a full fine-tune (not LoRA) of a 13B model", "full"),
+        ("fine-tuning complet, pas en LoRA, d'un 7B sur 4 A100", "full"),
+        ("QLoRA rather than LoRA on a 3090 for a 14B?", "qlora"),
+        ("Can I LoRA a 7B on a 3060?", "lora"),
+    ],
+)
+def test_a_method_set_aside_is_not_the_method(question: str, method: str) -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    assert extract_entities(question).method == method

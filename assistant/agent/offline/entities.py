@@ -229,6 +229,12 @@ _METHOD = [
         re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
     ),
 ]
+# A method named only to be set aside: "not LoRA", "rather than QLoRA", "pas en LoRA", "sans LoRA".
+_NEGATED = re.compile(
+    r"\b(?:not|no|without|rather than|instead of|pas(?: de| en| du| un)?|sans|plut[ôo]t que)"
+    r"\s*\(?\s*(?:a |an |une? |de )?$",
+    re.I,
+)
 _CONTEXT = re.compile(
     r"\b(\d{1,4})\s*k\s*(?:tokens?\s*)?(?:context|contexte|ctx)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
     re.I,
@@ -475,8 +481,8 @@ def extract_entities(text: str) -> Entities:
     if precision:
         ent.precision = _normalize_precision(precision.group(1))
     for method, pattern in _METHOD:
-        if pattern.search(text):
-            ent.method = method
+        if any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text)):
+            ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune
             break
     ctx = _CONTEXT.search(text)
     if ctx:

@@ -128,3 +128,11 @@ def test_a_method_set_aside_is_not_the_method(question: str, method: str) -> Non
     from assistant.agent.offline.entities import extract_entities
 
     assert extract_entities(question).method == method
+
+
+def test_a_full_fine_tune_in_mixed_precision_keeps_fp32_master_weights() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities("full fine-tuning of a 7B with AdamW in bf16 mixed precision")
+    assert (ent.method, ent.precision) == ("full", "mixed")
+    assert extract_entities("full fine-tuning of a 7B in pure bf16").precision == "bf16"

@@ -229,6 +229,7 @@ _METHOD = [
         re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
     ),
 ]
+_MIXED = re.compile(r"\bmixed[- ]precision\b|\bpr[ée]cision mixte\b|\bamp\b", re.I)
 # A method named only to be set aside: "not LoRA", "rather than QLoRA", "pas en LoRA", "sans LoRA".
 _NEGATED = re.compile(
     r"\b(?:not|no|without|rather than|instead of|pas(?: de| en| du| un)?|sans|plut[ôo]t que)"
@@ -484,6 +485,8 @@ def extract_entities(text: str) -> Entities:
         if any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text)):
             ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune
             break
+    if ent.method == "full" and _MIXED.search(text):
+        ent.precision = "mixed"  # "bf16 mixed precision": fp32 master weights, not pure bf16
     ctx = _CONTEXT.search(text)
     if ctx:
         ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024

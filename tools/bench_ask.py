@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from _bench_common import REPO, finish, isolated_home, offline_env, parser, progress, say, stats
 
-TARGET_P95_MS = 200.0
+TARGET_P95_MS = 150.0  # warm `ask` p95 on an idle machine
 
 
 def main(argv: list[str] | None = None) -> int:

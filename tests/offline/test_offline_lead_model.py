@@ -144,3 +144,10 @@ def test_a_calculation_with_the_askers_figures_does_not_lead_with_an_entry() -> 
     text = ask("How much for renting one H100 for 120 hours at $2.40/h?").text
     assert "Knowledge base" not in text.split("\n\n")[0]
     assert "288" in text
+
+
+def test_renting_for_a_span_of_time_gets_that_span_priced() -> None:
+    text = ask(
+        "I'd rent a GPU for 12 hours to QLoRA fine-tune Llama 3.1 8B, what will it cost?"
+    ).text
+    assert "for 12 h costs about" in text

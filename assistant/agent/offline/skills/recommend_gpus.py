@@ -128,10 +128,34 @@ def _small_budget_note(question: str, lang: Lang) -> str:
     )
 
 
+def _hours_asked(question: str) -> float | None:
+    """The span of time the question gives in all ('for 10 hours'), not a daily rate."""
+    from assistant.agent.offline.numbers import parse_durations
+
+    return next((d.hours for d in parse_durations(question) if d.per_day is None and d.hours), None)
+
+
+def _rent_total(result: Recommendation, question: str, lang: Lang) -> str:
+    """For rentals and a span of time the asker gives: what the best rental costs for it."""
+    hours = _hours_asked(question)
+    first = next((o for o in result.options if o.kind == "rent" and o.rate_per_hour), None)
+    if hours is None or first is None or first.rate_per_hour is None:
+        return ""
+    total = money(first.rate_per_hour * hours, result.currency, lang)
+    rate = f"{money(first.rate_per_hour, result.currency, lang)}/h"
+    span = num(hours, lang, 0)
+    return pick(
+        lang,
+        f"**Renting {first.gpu} for {span} h costs about {total}** ({span} h × {rate}, a typical rate).",
+        f"**Louer {first.gpu} pendant {span} h coûte environ {total}** ({span} h × {rate}, un tarif typique).",
+    )
+
+
 def render(result: Recommendation, question: str, lang: Lang) -> str:
-    """The ranked picks (or the closest when nothing fits), what the first can't do, the notes."""
+    """The ranked picks (or the closest when nothing fits), what the first can't do, the notes;
+    with the cost of the asker's hours first when they rent."""
     currency = result.currency
-    lines = [_small_budget_note(question, lang)]
+    lines = [_rent_total(result, question, lang), _small_budget_note(question, lang)]
     if result.options:
         lines.append(pick(lang, "**Recommended:**", "**Recommandations :**"))
         lines.append(

@@ -264,3 +264,22 @@ def test_counts_are_read_once_for_the_cards_as_named(question: str, counts: dict
     assert ent.gpu_counts == counts
     assert ent.gpu_count == next(iter(counts.values()))
     assert all(name in ent.gpus + ent.unknown_gpus for name in counts)
+
+
+@pytest.mark.parametrize(
+    ("question", "card", "size"),
+    [
+        ("Can my M2 MacBook Air 16GB run Mistral 7B?", "Apple M2", 16.0),
+        ("M4 Mac mini 24 Go pour Qwen 14B ?", "Apple M4", 24.0),
+    ],
+)
+def test_the_mac_around_an_apple_chip_carries_its_memory(
+    question: str, card: str, size: float
+) -> None:
+    assert extract_entities(question).card_memory == {card: size}
+
+
+def test_on_a_mac_the_fit_leads_with_a_format_known_to_run_there() -> None:
+    first = ask("Can my M2 MacBook Air 16GB run Mistral 7B?").text.split("\n")[0]
+    assert "needed for 16 GB" in first
+    assert "fp8" not in first

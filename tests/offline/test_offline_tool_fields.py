@@ -128,7 +128,7 @@ def test_precision_the_card_cannot_run_natively_is_said_on_the_verdict_line(
     assert result.verdict == "fits" and caveats
     first = render("workload_fit", result, "Llama 3.1 8B in fp8 on a 3090", lang).splitlines()[0]
     reason = caveats[0].reason if lang == "en" else caveats[0].reason_fr
-    assert but in first and reason in first
+    assert f"{but} {reason[:1].lower()}{reason[1:]}" in first
 
 
 def test_forgotten_instance_french_note_is_the_tools_own() -> None:

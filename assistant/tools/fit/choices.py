@@ -64,8 +64,8 @@ def compare(
             )
         )
     lead = None
-    for verdict in ("fits", "tight"):  # native formats first, then weight-only ones
-        for ok in (("yes", "unknown"), ("weight_only",)):
+    for verdict in ("fits", "tight"):  # native formats first, then unchecked, then weight-only
+        for ok in (("yes",), ("unknown",), ("weight_only",)):
             lead = lead or next(
                 (r.precision for r in rows if r.verdict == verdict and r.runs in ok), None
             )

@@ -143,7 +143,8 @@ def _support_caveat(result: FitResult, lang: Lang) -> str:
         return ""
     text = " ".join(reasons)
     if result.verdict in FITTING:
-        return pick(lang, f" It fits, but {text}", f" Ça tient, mais {text}")
+        lowered = text[:1].lower() + text[1:]  # "…, but not checked on…"
+        return pick(lang, f" It fits, but {lowered}", f" Ça tient, mais {lowered}")
     return f" {text}"
 
 

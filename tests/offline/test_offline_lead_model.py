@@ -151,3 +151,12 @@ def test_renting_for_a_span_of_time_gets_that_span_priced() -> None:
         "I'd rent a GPU for 12 hours to QLoRA fine-tune Llama 3.1 8B, what will it cost?"
     ).text
     assert "for 12 h costs about" in text
+
+
+def test_two_questions_in_one_message_get_their_entries_in_order() -> None:
+    text = ask(
+        "Does ROCm run on Windows at all? Also, how can I tell which gfx target my Radeon has?"
+    ).text
+    notes = [line for line in text.split("\n") if line.startswith("<sub>Knowledge base")]
+    assert len(notes) >= 2, text[:600]
+    assert "ROCm" in notes[0] and "gfx target" in notes[1]

@@ -402,6 +402,39 @@ def _lead_for(
     return knowledge_lead.find_lead(reading, found, context)
 
 
+_CLAUSE_END = re.compile(r"\?+|\n+")
+MIN_CLAUSE_WORDS = 3
+
+
+def _leads(
+    reading: Reading,
+    retrieved: list[dict[str, Any]],
+    results: list[ToolResult],
+    first: knowledge_lead.Lead,
+) -> list[knowledge_lead.Lead]:
+    """The entries that open the answer, in the order the message asks them: for a message of
+    two questions or more, each read on its own (with the message's passages), at most two."""
+    from assistant.agent.offline.reading import Conversation, read_turn
+    from assistant.knowledge.entries import get_entry
+
+    clauses = [c.strip() for c in _CLAUSE_END.split(reading.text)]
+    clauses = [c for c in clauses if len(c.split()) >= MIN_CLAUSE_WORDS]
+    if reading.follow_up or len(clauses) < 2:
+        return [first]
+    found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
+    leads: list[knowledge_lead.Lead] = []
+    for clause in clauses:
+        own = read_turn(Conversation(clause))
+        context = knowledge_lead.context_of(own, results, _weak_tools(own, results))
+        lead = knowledge_lead.find_lead(own, found, context)
+        if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
+            entry = get_entry(lead.entry.id, reading.language) or lead.entry
+            leads.append(knowledge_lead.Lead(entry, lead.score))
+    if first.entry.id not in {x.entry.id for x in leads}:
+        leads.insert(0, first)
+    return leads[:2]
+
+
 GENERIC_TOPICS = {"cuda_programming"}
 
 
@@ -546,14 +579,19 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     used: list[dict[str, Any]] = []
     if lead is not None:
         # The question is a knowledge entry's question: its direct answer comes first.
-        text, used = knowledge_lead.lead_paragraph(lead, retrieved, lang)
         # A capability the asker takes for granted and the card lacks: that "No" comes first.
         premise = bool(sections) and _denied_first(results)
-        parts.insert(int(reading.injection) + int(premise), text)
+        at = int(reading.injection) + int(premise)
+        leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
+        for n, one in enumerate(leads):
+            text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)
+            parts.insert(at + n, text)
+            used = used + one_used
+        led = {one.entry.id for one in leads}
         others = [
             (n, p)
             for n, p in _quoted(passages, reading, limit=MAX_QUOTES + 1)
-            if entry_id(p) != lead.entry.id
+            if entry_id(p) not in led
         ][:1]
         if others:
             parts.append(_quotes(others, lang))

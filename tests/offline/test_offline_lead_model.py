@@ -77,6 +77,7 @@ def _question(computed: bool, nearest: float) -> tuple[float, ...]:
         "model_or_part": 0.0,
         "card_feature": 0.0,
         "strong_tool": float(computed),
+        "specs": 0.0,
         "nearest": nearest,
         "nearest_above_median": nearest - 0.83,
         "searched_entries": 0.0 if computed else 1.0,

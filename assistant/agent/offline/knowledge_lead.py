@@ -133,6 +133,8 @@ def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> C
         model_or_part=bool(ent.models or ent.model_size_b or ent.parts or ent.up_to_part),
         card_feature=bool(ent.gpus and set(ent.topics) - settings().generic_topics),
         strong_tool=bool(names - weak),
+        specs=bool(names & settings().spec_tools)
+        and bool(settings().asks_specs.search(reading.text)),
     )
 
 

@@ -51,6 +51,7 @@ QUESTION_FEATURES: tuple[str, ...] = (
     "model_or_part",  # the question names a model or a part of the guide
     "card_feature",  # the question names a card and a feature (a capability check answers)
     "strong_tool",  # a tool was called on what was asked, not on a guess
+    "specs",  # specifications were asked and a spec sheet answered
     "nearest",  # the nearest entry's cosine
     "nearest_above_median",  # how far the nearest entry stands out
     "searched_entries",  # the share of the searched passages that are entries
@@ -65,6 +66,7 @@ class Context:
     model_or_part: bool = False
     card_feature: bool = False
     strong_tool: bool = False
+    specs: bool = False
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,7 @@ def candidates(
         float(context.model_or_part),
         float(context.card_feature),
         float(context.strong_tool),
+        float(context.specs),
         nearest,
         nearest - median,
         sum(e is not None for e in retrieved) / len(retrieved) if retrieved else 0.0,

@@ -76,9 +76,20 @@ def english_function_words(text: str) -> int:
     return sum(1 for w in _WORD.findall(text) if w.lower() in ENGLISH_FUNCTION_WORDS)
 
 
+# A pasted error, from its name to the end of its line ("torch.OutOfMemoryError: CUDA out of
+# memory...", "Traceback (most recent call last):"): the program's words, not the asker's.
+_PASTED_ERROR = re.compile(
+    r"\b[\w.]*(?:Error|Exception|Traceback|Warning)\b[^\n]*|```.*?```", re.DOTALL
+)
+
+
 def detect_language(text: str, default: Lang = "en") -> Lang:
-    """The language of `text`: "fr" or "en"; `default` when there is no cue at all."""
-    fr, en = language_scores(text)
+    """The language of `text`: "fr" or "en"; `default` when there is no cue at all. Pasted error
+    messages are left out when the asker's own words give a cue."""
+    own = _PASTED_ERROR.sub(" ", text)
+    fr, en = language_scores(own)
+    if fr == en == 0:
+        fr, en = language_scores(text)
     if fr == en:
         return default
     return "fr" if fr > en else "en"

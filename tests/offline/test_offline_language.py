@@ -37,3 +37,23 @@ def test_no_cue_falls_back_to_the_default() -> None:
 
 def test_words_shared_by_both_languages_are_not_french_cues() -> None:
     assert detect_language("Is wgmma usable on an H100?") == "en"
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        (
+            "LoRA sur un 7B avec ma RTX 3090 et j'ai : torch.OutOfMemoryError: CUDA out of memory. "
+            "Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB of which 17.06 "
+            "MiB is free.",
+            "fr",
+        ),
+        ("Mon entraînement plante avec RuntimeError: CUDA error: device-side assert", "fr"),
+        ("I get RuntimeError: CUDA error: device-side assert triggered, what now?", "en"),
+        ("RuntimeError: CUDA error: no kernel image is available for execution", "en"),
+    ],
+)
+def test_a_pasted_error_does_not_decide_the_language(text: str, lang: str) -> None:
+    from assistant.language import detect_language
+
+    assert detect_language(text) == lang

@@ -10,6 +10,7 @@ bad answer says what was wrong (a different question answered, a wrong figure, m
 from __future__ import annotations
 
 import argparse
+import sys
 import json
 from collections import Counter
 from pathlib import Path
@@ -64,4 +65,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    try:
+        raise SystemExit(main())
+    except BrokenPipeError:  # piped into `head`: the reader has what they wanted
+        sys.stderr.close()
+        raise SystemExit(0) from None

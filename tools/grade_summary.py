@@ -10,8 +10,8 @@ bad answer says what was wrong (a different question answered, a wrong figure, m
 from __future__ import annotations
 
 import argparse
-import sys
 import json
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any

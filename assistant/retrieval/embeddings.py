@@ -253,6 +253,16 @@ class StoredVectorsEmbedder:
         """Passage vectors: the precomputed ones where stored, the model for the rest."""
         return self._embed(list(texts), self.passage_prefix, self.inner.embed_documents)
 
+    def remembered_prefix(self, text: str) -> np.ndarray | None:
+        """The vector of the longest remembered question that `text` starts with and that makes
+        up at least half of it (a search query is the turn's question plus a few search words),
+        or None."""
+        with self._recent_lock:
+            known = [k for k in self._recent if text.startswith(k) and 2 * len(k) >= len(text)]
+            if not known:
+                return None
+            return self._recent[max(known, key=len)].copy()
+
     def forget_recent(self) -> None:
         """Drop the remembered questions (a benchmark measures the embedding each time)."""
         with self._recent_lock:

@@ -208,8 +208,15 @@ class HybridRetriever:
         return [self._hit(corpus, i, fused[i] / top, terms) for i in ordered]
 
     def _embed_query(self, query: str) -> np.ndarray:
-        """The query's own vector: one short embedding, which the rest of the turn shares."""
-        return get_embedder(self.key).embed_queries([query])[0]  # type: ignore[no-any-return]
+        """The query's own vector: one short embedding, which the rest of the turn shares. A
+        query that is the turn's question plus a few search words takes the question's vector
+        (those words still reach the keyword ranking and the glossary rows the vector moves to)."""
+        embedder = get_embedder(self.key)
+        remembered = getattr(embedder, "remembered_prefix", None)
+        vector = remembered(query) if remembered is not None else None
+        if vector is not None:
+            return vector  # type: ignore[no-any-return]
+        return embedder.embed_queries([query])[0]  # type: ignore[no-any-return]
 
     def _expanded_vector(self, vector: np.ndarray, rows: tuple[int, ...]) -> np.ndarray:
         """The query's vector moved towards the glossary rows it touches, L2-normalised."""

@@ -520,6 +520,18 @@ def _nearest_passage(
     return f"{intro}\n\n{_quotes([(number, safe[0])], lang)}", [safe[0]]
 
 
+def _fit_first(reading: Reading, results: list[ToolResult]) -> bool:
+    """The first tool sized the model the question names (a memory-fit verdict)."""
+    first = next((r for r in results if r.name != SEARCH_TOOL), None)
+    ent = reading.entities
+    return (
+        first is not None
+        and first.name == "workload_fit"
+        and first.error is None
+        and bool(ent.models or ent.model_size_b)
+    )
+
+
 def _denied_first(results: list[ToolResult]) -> bool:
     """The first tool answered a card and a feature with "no" (a false premise to correct)."""
     first = next((r for r in results if r.name != SEARCH_TOOL), None)
@@ -581,7 +593,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         # The question is a knowledge entry's question: its direct answer comes first.
         # A capability the asker takes for granted and the card lacks: that "No" comes first.
         premise = bool(sections) and _denied_first(results)
-        at = int(reading.injection) + int(premise)
+        # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
+        verdict = bool(sections) and _fit_first(reading, results)
+        at = int(reading.injection) + int(premise or verdict)
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):
             text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)

@@ -398,6 +398,13 @@ def _lead_for(
     if reading.intents in (["declined"], ["greeting"]):
         return None
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
+    return _lead_of(reading, found, results)
+
+
+def _lead_of(
+    reading: Reading, found: list[str | None], results: list[ToolResult]
+) -> knowledge_lead.Lead | None:
+    """The fitted lead for this reading, given the searched passages' entry ids."""
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     return knowledge_lead.find_lead(reading, found, context)
 
@@ -424,9 +431,7 @@ def _leads(
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     leads: list[knowledge_lead.Lead] = []
     for clause in clauses:
-        own = read_turn(Conversation(clause))
-        context = knowledge_lead.context_of(own, results, _weak_tools(own, results))
-        lead = knowledge_lead.find_lead(own, found, context)
+        lead = _lead_of(read_turn(Conversation(clause)), found, results)
         if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
             entry = get_entry(lead.entry.id, reading.language) or lead.entry
             leads.append(knowledge_lead.Lead(entry, lead.score))
@@ -520,9 +525,14 @@ def _nearest_passage(
     return f"{intro}\n\n{_quotes([(number, safe[0])], lang)}", [safe[0]]
 
 
+def _first_tool(results: list[ToolResult]) -> ToolResult | None:
+    """The first result of a tool other than the corpus search (the one whose section leads)."""
+    return next((r for r in results if r.name != SEARCH_TOOL), None)
+
+
 def _fit_first(reading: Reading, results: list[ToolResult]) -> bool:
     """The first tool sized the model the question names (a memory-fit verdict)."""
-    first = next((r for r in results if r.name != SEARCH_TOOL), None)
+    first = _first_tool(results)
     ent = reading.entities
     return (
         first is not None
@@ -534,7 +544,7 @@ def _fit_first(reading: Reading, results: list[ToolResult]) -> bool:
 
 def _denied_first(results: list[ToolResult]) -> bool:
     """The first tool answered a card and a feature with "no" (a false premise to correct)."""
-    first = next((r for r in results if r.name != SEARCH_TOOL), None)
+    first = _first_tool(results)
     payload = first.result if first is not None and isinstance(first.result, dict) else {}
     return (
         first is not None

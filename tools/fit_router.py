@@ -78,10 +78,25 @@ def knn_features(
     return out
 
 
+def balanced_weights(y: np.ndarray) -> np.ndarray:
+    """Per row, a weight that gives every label the same total weight (rows of a label that has
+    many examples count less each), so the size of an example list is not a prior."""
+
+    per_label = y.sum(axis=0)
+    per_label[per_label == 0] = 1.0
+    w = (y / per_label).sum(axis=1)
+    return w / w.mean()  # type: ignore[no-any-return]
+
+
 def fit_softmax(
-    x: np.ndarray, y: np.ndarray, l2: float = L2, steps: int = STEPS
+    x: np.ndarray,
+    y: np.ndarray,
+    l2: float = L2,
+    steps: int = STEPS,
+    weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Multinomial logistic regression (soft targets, L2) by Adam on standardised features."""
+    """Multinomial logistic regression (soft targets, L2, optional row weights) by Adam on
+    standardised features."""
     import numpy as np
 
     from assistant.agent.offline.router import softmax
@@ -96,9 +111,10 @@ def fit_softmax(
     b = np.zeros(c)
     mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
     lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
+    rows = np.ones(n) if weights is None else weights
     for t in range(1, steps + 1):
         p = softmax(z @ w.T + b)
-        g = (p - y) / n
+        g = (p - y) * rows[:, None] / n
         gw = g.T @ z + l2 * w
         gb = g.sum(axis=0)
         mw = b1 * mw + (1 - b1) * gw
@@ -185,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         pool_mask = ~test[:n_pool]
         x = design(pool_mask)
         train = ~test
-        mean, scale, w, b = fit_softmax(x[train], y[train])
+        mean, scale, w, b = fit_softmax(x[train], y[train], weights=balanced_weights(y[train]))
         pred = softmax(((x[test] - mean) / scale) @ w.T + b).argmax(axis=1)
         hits[test] = [
             labels[p] in targets[i] for p, i in zip(pred, np.flatnonzero(test), strict=True)
@@ -197,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     x = design(np.ones(n_pool, dtype=bool))
-    mean, scale, w, b = fit_softmax(x, y)
+    mean, scale, w, b = fit_softmax(x, y, weights=balanced_weights(y))
     names = feature_names(labels)
     router = Router(
         labels=tuple(labels),

@@ -116,3 +116,32 @@ def test_missing_or_stale_weights_fall_back_to_knn(caplog: pytest.LogCaptureFixt
     result = classifier.classify("Does the T4 have tensor cores?")
     assert result.best in set(examples)
     assert all(s.cue == 0.0 for s in result.scores)
+
+
+def test_knowledge_entries_questions_are_examples_of_their_route() -> None:
+    from assistant.agent.offline.intents import entry_examples, entry_routes
+    from assistant.knowledge.entries import load_entries
+
+    by_topic, by_entry = entry_routes()
+    entries = load_entries()
+    assert set(by_entry) <= {e.id for e in entries}
+    assert set(by_topic) <= {e.topic for e in entries}
+    routed = entry_examples()
+    examples = load_examples()
+    for entry in entries:
+        route = by_entry.get(entry.id, by_topic.get(entry.topic))
+        if route and route != "none":
+            assert entry.title in routed[route]
+            assert entry.title in examples[route]
+        else:
+            assert all(entry.title not in texts for texts in routed.values())
+
+
+def test_a_long_example_list_is_not_a_prior() -> None:
+    import numpy as np
+
+    y = np.array([[1, 0], [1, 0], [1, 0], [0, 1]])
+    weights = _fit_router_module().balanced_weights(y)
+    per_label = (y * weights[:, None]).sum(axis=0)
+    assert per_label[0] == pytest.approx(per_label[1])
+    assert weights[3] > weights[0]

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 EXAMPLES_FILE = "intents.toml"
+ROUTES_FILE = "entry_routes.toml"
 TOP_K = 3
 # Scores are probabilities. Below this one the question is not confidently about any tool.
 MIN_SCORE = 0.3
@@ -88,7 +89,8 @@ def tool_intents() -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def load_examples() -> dict[str, list[str]]:
-    """intent → example questions: each skill's, then the tool-less intents' (intents.toml)."""
+    """intent → example questions: each skill's, the tool-less intents' (intents.toml), then the
+    knowledge entries' questions routed by entry_routes.toml."""
     from assistant.agent.offline.skills import all_skills
 
     examples = {name: list(skill.examples.all) for name, skill in all_skills().items()}
@@ -96,7 +98,42 @@ def load_examples() -> dict[str, list[str]]:
         resources.files("assistant.agent.offline").joinpath(EXAMPLES_FILE).read_text("utf-8")
     )
     examples.update({intent: list(table["examples"]) for intent, table in data.items()})
+    for intent, texts in entry_examples().items():
+        if intent not in examples:
+            raise ValueError(f"{ROUTES_FILE}: unknown intent {intent!r}")
+        seen = {" ".join(t.lower().split()) for t in examples[intent]}
+        for text in texts:
+            folded = " ".join(text.lower().split())
+            if folded not in seen:
+                seen.add(folded)
+                examples[intent].append(text)
     return examples
+
+
+def entry_routes() -> tuple[dict[str, str], dict[str, str]]:
+    """(topic file → intent, entry id → intent), as entry_routes.toml gives them."""
+    data = tomllib.loads(
+        resources.files("assistant.agent.offline").joinpath(ROUTES_FILE).read_text("utf-8")
+    )
+    return dict(data.get("topics", {})), dict(data.get("entries", {}))
+
+
+def entry_examples() -> dict[str, list[str]]:
+    """intent → the knowledge entries' titles and phrasings routed to it, both languages."""
+    from assistant.knowledge.entries import load_entries
+
+    by_topic, by_entry = entry_routes()
+    entries = load_entries()
+    known = {e.id for e in entries}
+    unknown = sorted(set(by_entry) - known)
+    if unknown:
+        raise ValueError(f"{ROUTES_FILE}: no knowledge entry {', '.join(unknown)}")
+    out: dict[str, list[str]] = {}
+    for entry in entries:
+        intent = by_entry.get(entry.id, by_topic.get(entry.topic))
+        if intent and intent != "none":
+            out.setdefault(intent, []).extend([entry.title, *entry.asked])
+    return out
 
 
 class IntentClassifier:

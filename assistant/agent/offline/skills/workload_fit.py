@@ -244,13 +244,43 @@ def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
     )
 
 
+def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'Not as is; yes with an fp8 base (14.4 GB)': the headline when the model does not fit as
+    asked but one of the tool's own ways (a lighter base, offloading) makes it fit on the card."""
+    from assistant.agent.offline.entities import extract_entities
+
+    if result.verdict != "does_not_fit" or not result.gpu or result.multi_gpu:
+        return None
+    if result.task == "inference" or extract_entities(question).precision:
+        return None  # inference has its own precision headline; a named precision is the question
+    ways = [o for o in result.fits_with if o.verdict == "fits"]
+    if not ways:
+        return None
+    way = min(ways, key=lambda o: -o.total_gb)  # the heaviest way that fits keeps the most quality
+    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    change = in_language(way.change, lang) or way.change
+    return pick(
+        lang,
+        f"**Not as is, yes with {change}** (about {gb(way.total_gb, lang)}) — {model} "
+        f"({_task_name(result, lang)}) on {result.gpu} ({gb(result.capacity_gb, lang)}): about "
+        f"{gb(result.total_gb, lang)} at {result.precision or '16 bits'}.",
+        f"**Pas tel quel, oui avec {change}** (environ {gb(way.total_gb, lang)}) — {model} "
+        f"({_task_name(result, lang)}) sur {result.gpu} ({gb(result.capacity_gb, lang)}) : environ "
+        f"{gb(result.total_gb, lang)} en {result.precision or '16 bits'}.",
+    )
+
+
 def render(result: FitResult, question: str, lang: Lang) -> str:
     """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
     if result.verdict == "unknown" and not result.total_gb:
         return _unknown(result, lang)
     colon = " : " if lang == "fr" else ": "
     lines = [
-        (_precision_head(result, question, lang) or _head(result, question, lang))
+        (
+            _precision_head(result, question, lang)
+            or _way_head(result, question, lang)
+            or _head(result, question, lang)
+        )
         + _support_caveat(result, lang)
     ]
     breakdown = [

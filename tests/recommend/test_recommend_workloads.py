@@ -55,3 +55,13 @@ def test_unknown_model_is_reported_not_raised() -> None:
 def test_llm_without_a_size_is_not_vram_checked() -> None:
     r = run(workload="llm_inference", mode="rent", budget=50)
     assert any(n.startswith("No model size given for LLM inference") for n in r.notes)
+
+
+def test_training_without_a_model_is_not_read_as_learning_the_guide() -> None:
+    r = run(goal="Which GPU should I buy for deep learning training?", mode="buy")
+    assert r.goal == "training"
+    assert r.options
+    assert all(o.vram_gb >= 12 for o in r.options)
+    assert not any("guide" in a and "parts 1" in a for a in r.assumptions)
+    learning = run(goal="Which GPU should I buy to learn CUDA?", mode="buy")
+    assert learning.goal != "training"

@@ -555,11 +555,14 @@ def _denied_first(results: list[ToolResult]) -> bool:
 
 
 def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
-    """An "off-topic" reading that still names a card or a GPU concept, with passages found on it:
-    the router's off-topic label is overruled, the best passage answers."""
+    """An "off-topic" reading that still names a card, a model or the GPU domain's own words, with
+    passages found on it: the router's off-topic label is overruled, the best passage answers.
+    Words any request uses ("can you recommend…") are not the domain."""
     from assistant.agent.offline.concepts import concepts_in
 
-    return bool(passages) and bool(reading.entities.gpus or concepts_in(reading.text))
+    ent = reading.entities
+    named = bool(ent.gpus or ent.unknown_gpus or ent.models)
+    return bool(passages) and (named or "domain" in concepts_in(reading.text))
 
 
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:

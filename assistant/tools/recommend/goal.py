@@ -24,11 +24,20 @@ _TASKS: dict[str, str] = {
     "qlora": "qlora",
     "flux": "image_generation",
     "llm_inference": "inference",
+    "training": "full_finetune",
 }
 _WORKLOAD_WORDS: tuple[tuple[re.Pattern[str], Workload], ...] = (
     (re.compile(r"\bq-?lora\b", re.I), "qlora"),
     (re.compile(r"\blora\b", re.I), "lora"),
     (re.compile(r"\bflux\b", re.I), "flux"),
+    (
+        re.compile(
+            r"\b(train\w*|entra[iî]n\w*|deep learning|apprentissage profond|machine learning|"
+            r"fine-?tun\w*|affin\w*)\b",
+            re.I,
+        ),
+        "training",
+    ),
     (
         re.compile(r"\b(llm|inference|inférence|serv(e|ing)|chatbot|local (ai|llm))\b", re.I),
         "llm_inference",
@@ -173,6 +182,16 @@ def _size_workload(
                 f"{lora.vram_gb:g} GB of VRAM."
             )
             goal.sources.extend(lora.sources)
+            return
+        elif workload == "training":
+            floor = vram_threshold("learning_comfort")
+            goal.fit_tiers.append(FitTier(floor.vram_gb, floor.label))
+            goal.assumptions.append(
+                f"No model given for training: cards with tensor cores and at least "
+                f"{floor.vram_gb:g} GB rank first (the guide's purchase table starts there); "
+                f"LoRA and image-generation training want {vram_threshold('lora').vram_gb:g} GB."
+            )
+            goal.sources.extend(floor.sources)
             return
         else:
             goal.notes.append(

@@ -16,7 +16,7 @@ Mode = Literal["buy", "rent", "either"]
 ConditionChoice = Literal["new", "used", "any"]
 Form = Literal["desktop", "cloud", "any"]
 Kind = Literal["buy", "rent"]
-Workload = Literal["lora", "qlora", "flux", "llm_inference"]
+Workload = Literal["lora", "qlora", "flux", "llm_inference", "training"]
 
 MAX_POWER_W = 5_000
 
@@ -52,8 +52,8 @@ class RecommendQuery(MoneyQuery):
     )
     workload: Workload | None = Field(
         default=None,
-        description="lora, qlora, flux (image generation) or llm_inference; VRAM is checked with "
-        "the workload-fit estimate",
+        description="lora, qlora, flux (image generation), llm_inference or training (deep-learning "
+        "training or fine-tuning in general); VRAM is checked with the workload-fit estimate",
     )
     model: str | None = Field(
         default=None,

@@ -207,6 +207,8 @@ def _workload(ent: Entities) -> str | None:
     model = (ent.models[0] if ent.models else "").lower()
     if model.startswith(DIFFUSION):
         return "flux"
+    if ent.method in ("full", "finetune"):
+        return "training"
     if ent.models or ent.model_size_b:
         return "llm_inference"
     return None

@@ -53,6 +53,8 @@ BACKGROUND_TOPICS = (
     "jardinage et bricolage",
     "love, family and relationships",
     "amour, famille et relations",
+    "administrative paperwork: passports, visas and identity cards",
+    "démarches administratives : passeport, visa et carte d'identité",
 )
 
 

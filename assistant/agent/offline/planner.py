@@ -188,6 +188,11 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
             skill = get_skill(name)
             if skill is None:
                 break
+            if skill.requires and not set(skill.requires) & concepts_in(reading.text):
+                log.info(
+                    "offline: %s not called: the question names none of %s", name, skill.requires
+                )
+                break
             ent = reading.entities_for(intent)
             raw_calls = skill.build(ent, reading)
             built = [a for a in (_validated(name, raw) for raw in raw_calls) if a is not None]

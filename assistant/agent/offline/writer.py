@@ -561,7 +561,7 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     from assistant.agent.offline.concepts import concepts_in
 
     ent = reading.entities
-    named = bool(ent.gpus or ent.unknown_gpus or ent.models)
+    named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b)
     return bool(passages) and (named or "domain" in concepts_in(reading.text))
 
 

@@ -50,7 +50,9 @@ class Skill(Generic[R]):
     JSON is parsed back into before `render` sees it (a renamed field fails the type check).
     `slots` are the `Entities` fields the builder reads; `needs` the slots of which at least one
     must be filled for the tool to be callable (empty: none needed). `concepts` are ids of the
-    concept vocabulary whose presence in a question speaks for this skill.
+    concept vocabulary whose presence in a question speaks for this skill. `requires`: concepts of
+    which the question must name at least one for the tool to be called at all (a calculator that
+    would otherwise run on its defaults and answer a question nobody asked).
     """
 
     tool: str
@@ -61,6 +63,7 @@ class Skill(Generic[R]):
     slots: tuple[str, ...] = ()
     needs: tuple[str, ...] = ()
     concepts: tuple[str, ...] = ()
+    requires: tuple[str, ...] = ()
     fallback: str | Callable[[Entities, Reading], str | None] | None = None
     search_terms: SearchTerms | None = None
     combine: Callable[[list[R], str, Lang], str] | None = None

@@ -64,4 +64,5 @@ SKILL = Skill(
     search_hint="éteignez instance oubliée week-end",
     slots=("gpus", "durations", "money", "gpu_count"),
     concepts=("forgotten",),
+    requires=("forgotten",),
 )

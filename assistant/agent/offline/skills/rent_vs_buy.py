@@ -229,4 +229,5 @@ SKILL = Skill(
     search_hint="achat location usage quotidien",
     slots=("gpus", "durations", "money", "condition", "power_w"),
     concepts=("buy", "rent", "break_even"),
+    requires=("rent", "break_even"),
 )

@@ -248,4 +248,5 @@ SKILL = Skill(
     search_hint="instance spot dédiée interrompue sauvegarde",
     slots=("money", "durations"),
     concepts=("spot",),
+    requires=("spot",),
 )

@@ -36,6 +36,10 @@ SETS = {
     "blind_batch_4": "blind_batch_4.yaml",
     "blind_batch_5": "blind_batch_5.yaml",
     "real_questions_2": "real_questions_2.yaml",
+    "real_questions_3": "real_questions_3.yaml",
+    "blind_batch_6": "blind_batch_6.yaml",
+    "blind_batch_7": "blind_batch_7.yaml",
+    "real_questions_4": "real_questions_4.yaml",
     "lead_negatives": "lead_negatives.yaml",
 }
 FOLDS = 5

@@ -188,7 +188,11 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
             skill = get_skill(name)
             if skill is None:
                 break
-            if skill.requires and not set(skill.requires) & concepts_in(reading.text):
+            if (
+                skill.requires
+                and not reading.follow_up  # a follow-up keeps the intent its question named
+                and not set(skill.requires) & concepts_in(reading.text)
+            ):
                 log.info(
                     "offline: %s not called: the question names none of %s", name, skill.requires
                 )

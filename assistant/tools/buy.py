@@ -55,7 +55,8 @@ class RentVsBuyQuery(MoneyQuery):
         default=None,
         ge=MIN_RATE,
         le=MAX_RATE,
-        description="Rental price per hour in `currency` (default: the price data's typical)",
+        description="Rental price per card and hour in `currency` (default: the price data's "
+        "typical); gpu_count cards are rented",
     )
     hours_per_day: float = Field(
         default=DEFAULT_HOURS_PER_DAY, ge=0.01, le=24, description="Hours of use per day"
@@ -76,7 +77,10 @@ class RentVsBuyQuery(MoneyQuery):
         description="Calendar time to total both options over, in hours (3 years = 26,280 h)",
     )
     gpu_count: int = Field(
-        default=1, ge=1, le=64, description="Cards bought (their power and looked-up price add up)"
+        default=1,
+        ge=1,
+        le=64,
+        description="Cards bought or rented (their power, price and hourly rate add up)",
     )
     power_w: float | None = Field(
         default=None,
@@ -219,6 +223,9 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         assumptions.append(
             f"Rent rate: the median of {rng.n} sourced hourly price(s) (spot excluded)."
         )
+    if q.gpu_count > 1:
+        assumptions.append(f"Rent: {format_money(rate, cur)}/h per card × {q.gpu_count} cards.")
+        rate *= q.gpu_count
     power = q.power_w
     if power is None:
         power = (_card_tdp(q.gpu) or 0.0) * q.gpu_count

@@ -228,3 +228,19 @@ def test_storage_billed_while_stopped() -> None:
     assert r.cost == pytest.approx(4 / 3)
     r = storage_cost(StorageQuery(gb=2000, price_per_gb_month=0.10, days=45, **USD))
     assert r.cost == pytest.approx(300.0)
+
+
+def test_rent_vs_buy_rents_as_many_cards_as_it_buys() -> None:
+    one = rent_vs_buy(
+        RentVsBuyQuery(purchase_price=300_000, rent_rate=2.5, power_w=5600, currency="USD")
+    )
+    eight = rent_vs_buy(
+        RentVsBuyQuery(
+            purchase_price=300_000, rent_rate=2.5, power_w=5600, currency="USD", gpu_count=8
+        )
+    )
+    assert one.rent_rate == pytest.approx(2.5)
+    assert eight.rent_rate == pytest.approx(20.0)  # a rate per card, for eight cards
+    assert eight.break_even_hours is not None and one.break_even_hours is not None
+    assert eight.break_even_hours < one.break_even_hours
+    assert any("per card × 8 cards" in a for a in eight.assumptions)

@@ -286,3 +286,12 @@ def test_on_a_mac_the_fit_leads_with_a_format_known_to_run_there() -> None:
     first = ask("Can my M2 MacBook Air 16GB run Mistral 7B?").text.split("\n")[0]
     assert "needed for 16 GB" in first
     assert "fp8" not in first
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["MacBook Pro 16 M4 Max w/ 128GB, can it run a 70B model?", "iMac 24 M3: Llama 8B ?"],
+)
+def test_a_mac_models_screen_size_is_not_a_count_of_chips(question: str) -> None:
+    ent = extract_entities(question)
+    assert ent.gpus and ent.gpu_count is None

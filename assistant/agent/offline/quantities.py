@@ -27,6 +27,8 @@ _COUNT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 MAX_COUNT = 512
+# A number right after these names is a model's size or year ("MacBook Pro 16", "iMac 24").
+_SIZE_OF = re.compile(r"\b(?:macbook(?:\s+(?:pro|air))?|imac|pro|air)\s*$", re.IGNORECASE)
 _WATTS = re.compile(r"(?<![\d.,])(\d{2,4}(?:[.,]\d+)?)\s*w(?:atts?)?\b", re.I)
 _ENERGY = re.compile(r"(?<![\d.,$€])(\d{1,3}(?:[ ,\u202f]\d{3})+|\d+(?:[.,]\d+)?)\s*kwh\b", re.I)
 # How far after a card its own power figure may sit: "1080 Ti (250 W)", "4090 at full tilt (~350W".
@@ -64,9 +66,12 @@ def asks_per_year(text: str) -> bool:
 
 def count_before(text: str, start: int) -> int | None:
     """The count written just before position `start` (a card's name), if any."""
-    m = _COUNT_BEFORE.search(text[max(0, start - 32) : start])
+    window = text[max(0, start - 32) : start]
+    m = _COUNT_BEFORE.search(window)
     if not m:
         return None
+    if _SIZE_OF.search(window[: m.start()]):
+        return None  # "MacBook Pro 16 M4 Max": the 16 is the screen, not a count of chips
     word = m.group(1).lower()
     value = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
     return value if 1 <= value <= MAX_COUNT else None

@@ -295,3 +295,9 @@ def test_on_a_mac_the_fit_leads_with_a_format_known_to_run_there() -> None:
 def test_a_mac_models_screen_size_is_not_a_count_of_chips(question: str) -> None:
     ent = extract_entities(question)
     assert ent.gpus and ent.gpu_count is None
+
+
+def test_methods_compared_over_two_cards_say_the_figures_are_per_card() -> None:
+    first = ask("Can I fine-tune Llama 65B on two RTX 3090s?").text.split("\n")[0]
+    assert "2 × GeForce RTX 3090" in first
+    assert "per card" in first

@@ -334,6 +334,11 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     where = first.gpu or pick(
         lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
     )
+    multi = first.multi_gpu
+    if multi and first.gpu:
+        # Several cards share the model: the figures are the fullest card's, against one card.
+        where = f"{multi.cards} × {first.gpu}"
+    per_card = pick(lang, " per card", " par carte") if multi else ""
     fitting = [r for r in results if r.verdict in FITTING]
     failing = [r for r in results if r.verdict not in FITTING]
     joiner = pick(lang, " or ", " ou ")
@@ -349,16 +354,18 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
             no = ", ".join(f"{_task_name(r, lang)} ({gb(r.total_gb, lang)})" for r in failing)
             head += pick(lang, f"; not with {no}", f" ; pas en {no}")
         head += pick(
-            lang, f", for {gb(first.capacity_gb, lang)}.", f", pour {gb(first.capacity_gb, lang)}."
+            lang,
+            f", for {gb(first.capacity_gb, lang)}{per_card}.",
+            f", pour {gb(first.capacity_gb, lang)}{per_card}.",
         )
     else:
         lightest = min(results, key=lambda r: r.total_gb or 0.0)
         head = pick(
             lang,
             f"**No: {model} can't be fine-tuned on {where}**, even with {_task_name(lightest, lang)} "
-            f"(about {gb(lightest.total_gb, lang)} for {gb(first.capacity_gb, lang)}).",
+            f"(about {gb(lightest.total_gb, lang)} for {gb(first.capacity_gb, lang)}{per_card}).",
             f"**Non : {model} ne peut pas être affiné sur {where}**, même en {_task_name(lightest, lang)} "
-            f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}).",
+            f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}{per_card}).",
         )
     verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
     table = (

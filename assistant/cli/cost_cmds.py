@@ -119,7 +119,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--condition", choices=["new", "used"], help="new or used, for the looked-up price"
     )
-    p.add_argument("--rent", help="rental price per hour")
+    p.add_argument("--rent", help="rental price per card and hour")
     p.add_argument(
         "--hours-per-day", type=float, default=8.0, help="hours of use a day (default 8)"
     )
@@ -137,7 +137,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--period-hours", type=float, metavar="H",
         help="calendar hours to total both options over, e.g. 26280 for 3 years",
     )  # fmt: skip
-    p.add_argument("--gpus", type=int, metavar="N", help="cards bought (1)")
+    p.add_argument(
+        "--gpus", type=int, metavar="N", help="cards bought, or rented at --rent each (1)"
+    )
 
     p = add(
         "forgotten", "what an instance left running costs (default: a 48-hour weekend)", _forgotten

@@ -77,6 +77,11 @@ def _gpu_count(question: str) -> int | None:
     return count if count and count > 1 else None
 
 
+def _model_label(result: FitResult, lang: Lang) -> str:
+    """The model as the answer names it: its name, else its size ('13B'), else '?'."""
+    return result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+
+
 def _unknown(result: FitResult, lang: Lang) -> str:
     text = pick(lang, result.message, result.message_fr or "") or (
         in_language(result.message, lang) or pick(lang, "", "Modèle ou carte inconnu.")
@@ -91,7 +96,7 @@ def _unknown(result: FitResult, lang: Lang) -> str:
 
 
 def _head(result: FitResult, question: str, lang: Lang) -> str:
-    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    model = _model_label(result, lang)
     task = TASKS.get(result.task, (result.task, result.task))
     setup = (
         f"{model} ({pick(lang, *task)}"
@@ -226,7 +231,7 @@ def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
     if not lower:
         return None
     bits = sorted({BITS[p] for p, _ in lower if p in BITS}, reverse=True)
-    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    model = _model_label(result, lang)
     where = result.gpu or pick(
         lang,
         f"a {gb(result.capacity_gb, lang)} card",
@@ -256,8 +261,8 @@ def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
     ways = [o for o in result.fits_with if o.verdict == "fits"]
     if not ways:
         return None
-    way = min(ways, key=lambda o: -o.total_gb)  # the heaviest way that fits keeps the most quality
-    model = result.model or (f"{num(result.params_b, lang)}B" if result.params_b else "?")
+    way = max(ways, key=lambda o: o.total_gb)  # the heaviest way that fits keeps the most quality
+    model = _model_label(result, lang)
     change = in_language(way.change, lang) or way.change
     return pick(
         lang,
@@ -330,7 +335,7 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     ):
         return ""
     first = results[0]
-    model = first.model or (f"{num(first.params_b, lang)}B" if first.params_b else "?")
+    model = _model_label(first, lang)
     where = first.gpu or pick(
         lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
     )

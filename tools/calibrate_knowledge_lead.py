@@ -21,7 +21,6 @@ import argparse
 import re
 import sys
 from pathlib import Path
-from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 for _path in (REPO, REPO / "tools"):
@@ -29,7 +28,7 @@ for _path in (REPO, REPO / "tools"):
         sys.path.insert(0, str(_path))
 
 EXPECTED = REPO / "tests" / "golden" / "knowledge_leads.yaml"
-from fit_lead import SETS  # noqa: E402  (the labelled sets, shared with the fit)
+from fit_lead import labelled_set  # noqa: E402  (the labelled sets, shared with the fit)
 
 REPORT_AT = 0.92
 # The note under an entry that opens an answer (a knowledge lead, or an entry chosen when every
@@ -119,10 +118,7 @@ def graded_leads() -> dict[str, int]:
     expected: dict[str, dict[str, list[str]]] = yaml.safe_load(EXPECTED.read_text("utf-8"))
     counts = {"right": 0, "wrong": 0, "none": 0}
     for set_name, wanted in expected.items():
-        items: list[dict[str, Any]] = yaml.safe_load(
-            (REPO / "tests" / "golden" / SETS[set_name]).read_text("utf-8")
-        )
-        for item in (i for i in items if i["id"] in wanted):
+        for item in (i for i in labelled_set(set_name) if i["id"] in wanted):
             answer = ask(item["question"], history=item.get("history") or None)
             lead = lead_of(answer.text)
             expected = wanted[item["id"]]

@@ -30,18 +30,7 @@ for path in (REPO, REPO / "tools"):
 
 LABELS = REPO / "tests" / "golden" / "knowledge_leads.yaml"
 WEIGHTS = REPO / "assistant" / "agent" / "offline" / "lead_weights.json"
-SETS = {
-    "golden": "golden.yaml",
-    "real_questions": "real_questions.yaml",
-    "blind_batch_4": "blind_batch_4.yaml",
-    "blind_batch_5": "blind_batch_5.yaml",
-    "real_questions_2": "real_questions_2.yaml",
-    "real_questions_3": "real_questions_3.yaml",
-    "blind_batch_6": "blind_batch_6.yaml",
-    "blind_batch_7": "blind_batch_7.yaml",
-    "real_questions_4": "real_questions_4.yaml",
-    "lead_negatives": "lead_negatives.yaml",
-}
+GOLDEN = REPO / "tests" / "golden"
 FOLDS = 5
 L2 = 0.01
 STEPS = 2000
@@ -72,6 +61,14 @@ def stale_reason(data: dict[str, Any]) -> str | None:
     return None
 
 
+def labelled_set(set_name: str) -> list[dict[str, Any]]:
+    """The questions of a labelled set: its key in the label file names tests/golden/<key>.yaml."""
+    import yaml
+
+    items: list[dict[str, Any]] = yaml.safe_load((GOLDEN / f"{set_name}.yaml").read_text("utf-8"))
+    return items
+
+
 def labelled_questions() -> list[tuple[str, dict[str, Any], list[str]]]:
     """(set name, question item, expected entries) for every labelled question."""
     import yaml
@@ -79,8 +76,7 @@ def labelled_questions() -> list[tuple[str, dict[str, Any], list[str]]]:
     labels: dict[str, dict[str, list[str]]] = yaml.safe_load(LABELS.read_text("utf-8"))
     out = []
     for set_name, wanted in labels.items():
-        items = yaml.safe_load((REPO / "tests" / "golden" / SETS[set_name]).read_text("utf-8"))
-        for item in items:
+        for item in labelled_set(set_name):
             if item["id"] in wanted:
                 out.append((set_name, item, list(wanted[item["id"]])))
     return out
@@ -111,15 +107,10 @@ def collect() -> list[tuple[str, Options, list[str]]]:
     return rows
 
 
-def _standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    mean, scale = x.mean(axis=0), x.std(axis=0)
-    scale[scale < 1e-6] = 1.0
-    return mean, scale
-
-
 def fit(rows: list[tuple[str, Options, list[str]]]) -> LeadModel:
     """The conditional logit fitted on these questions (those the lead was asked about)."""
     import numpy as np
+    from fit_router import adam, standardise
 
     from assistant.agent.offline.lead_model import FEATURES, QUESTION_FEATURES, LeadModel
 
@@ -137,28 +128,26 @@ def fit(rows: list[tuple[str, Options, list[str]]]) -> LeadModel:
             target[n, width] = 1.0  # no expected entry among the candidates: none should lead
         target[n] /= target[n].sum()
     questions = np.asarray([o.question for _, o, _ in rows], dtype=float)
-    mean, scale = _standardise(x[mask])
-    none_mean, none_scale = _standardise(questions)
+    mean, scale = standardise(x[mask])
+    none_mean, none_scale = standardise(questions)
     z = np.where(mask[..., None], (x - mean) / scale, 0.0)
     zq = (questions - none_mean) / none_scale
-    params = np.zeros(f + g + 1)
-    moment, velocity = np.zeros_like(params), np.zeros_like(params)
-    for t in range(1, STEPS + 1):
+
+    def gradient(params: np.ndarray) -> np.ndarray:
         w, v, b = params[:f], params[f : f + g], params[-1]
         utilities = np.concatenate([np.where(mask, z @ w, -np.inf), (zq @ v + b)[:, None]], axis=1)
         probs = np.exp(utilities - utilities.max(axis=1, keepdims=True))
         probs /= probs.sum(axis=1, keepdims=True)
         delta = (probs - target) / q
-        grad = np.concatenate(
+        return np.concatenate(
             [
                 np.einsum("qm,qmf->f", delta[:, :width], z) + L2 * w,
                 delta[:, width] @ zq + L2 * v,
                 [delta[:, width].sum()],
             ]
         )
-        moment = 0.9 * moment + 0.1 * grad
-        velocity = 0.999 * velocity + 0.001 * grad**2
-        params -= 0.05 * (moment / (1 - 0.9**t)) / (np.sqrt(velocity / (1 - 0.999**t)) + 1e-8)
+
+    params = adam(gradient, f + g + 1, STEPS)
     return LeadModel(
         mean, scale, params[:f], none_mean, none_scale, params[f : f + g], float(params[-1])
     )

@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -88,6 +89,30 @@ def balanced_weights(y: np.ndarray) -> np.ndarray:
     return w / w.mean()  # type: ignore[no-any-return]
 
 
+def adam(
+    gradient: Callable[[np.ndarray], np.ndarray], size: int, steps: int, lr: float = 0.05
+) -> np.ndarray:
+    """The parameters (from zeros) after `steps` Adam steps on `gradient(params)`."""
+    import numpy as np
+
+    b1, b2, eps = 0.9, 0.999, 1e-8
+    params = np.zeros(size)
+    moment, velocity = np.zeros(size), np.zeros(size)
+    for t in range(1, steps + 1):
+        grad = gradient(params)
+        moment = b1 * moment + (1 - b1) * grad
+        velocity = b2 * velocity + (1 - b2) * grad**2
+        params -= lr * (moment / (1 - b1**t)) / (np.sqrt(velocity / (1 - b2**t)) + eps)
+    return params
+
+
+def standardise(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each column's mean and standard deviation (1 where a column is constant)."""
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-6] = 1.0
+    return mean, scale
+
+
 def fit_softmax(
     x: np.ndarray,
     y: np.ndarray,
@@ -101,29 +126,19 @@ def fit_softmax(
 
     from assistant.agent.offline.router import softmax
 
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale < 1e-6] = 1.0
+    mean, scale = standardise(x)
     z = (x - mean) / scale
     n, f = z.shape
     c = y.shape[1]
-    w = np.zeros((c, f))
-    b = np.zeros(c)
-    mw, vw, mb, vb = np.zeros_like(w), np.zeros_like(w), np.zeros_like(b), np.zeros_like(b)
-    lr, b1, b2, eps = 0.05, 0.9, 0.999, 1e-8
     rows = np.ones(n) if weights is None else weights
-    for t in range(1, steps + 1):
-        p = softmax(z @ w.T + b)
-        g = (p - y) * rows[:, None] / n
-        gw = g.T @ z + l2 * w
-        gb = g.sum(axis=0)
-        mw = b1 * mw + (1 - b1) * gw
-        vw = b2 * vw + (1 - b2) * gw**2
-        mb = b1 * mb + (1 - b1) * gb
-        vb = b2 * vb + (1 - b2) * gb**2
-        w -= lr * (mw / (1 - b1**t)) / (np.sqrt(vw / (1 - b2**t)) + eps)
-        b -= lr * (mb / (1 - b1**t)) / (np.sqrt(vb / (1 - b2**t)) + eps)
-    return mean, scale, w, b
+
+    def gradient(params: np.ndarray) -> np.ndarray:
+        w, b = params[: c * f].reshape(c, f), params[c * f :]
+        g = (softmax(z @ w.T + b) - y) * rows[:, None] / n
+        return np.concatenate([(g.T @ z + l2 * w).ravel(), g.sum(axis=0)])
+
+    params = adam(gradient, c * f + c, steps)
+    return mean, scale, params[: c * f].reshape(c, f), params[c * f :]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -28,6 +28,8 @@ ALIASES = [
     ("4070ti super", "GeForce RTX 4070 Ti Super"),
     ("4070 Super", "GeForce RTX 4070 Super"),
     ("2080Ti", "GeForce RTX 2080 Ti"),
+    ("4090D", "GeForce RTX 4090 D"),  # the China-market card, glued "D"
+    ("RTX 5090D", "GeForce RTX 5090 D"),
     ("GTX 1660", "GeForce GTX 1660"),
     ("H100 SXM5", "H100 SXM5 80GB"),
     ("H100", "H100 SXM5 80GB"),

@@ -28,6 +28,12 @@ def test_unknown_variant_is_not_mistaken_for_its_base_card() -> None:
     assert ent.gpus == []
 
 
+def test_a_glued_d_is_the_d_card_but_3d_is_no_card() -> None:
+    assert extract_entities("buy a 4090D for FP8").gpus == ["GeForce RTX 4090 D"]
+    assert extract_entities("3D rendering on my 4090").gpus == ["GeForce RTX 4090"]
+    assert extract_entities("a 2d kernel in CUDA").gpus == []
+
+
 def test_datacenter_names_and_french_memory_sizes() -> None:
     gpus = extract_entities("H100 ou A100 : quelles différences ?").gpus
     assert len(gpus) == 2

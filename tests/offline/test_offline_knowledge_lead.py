@@ -146,13 +146,25 @@ def test_lists_are_data() -> None:
     assert "gpu_lookup" in conf.spec_tools
 
 
-def test_a_gpu_question_nothing_answers_says_so_and_gives_the_nearest_passage() -> None:
-    # A card named, no tool or entry answering: plainly said, then the nearest passage, never
-    # the out-of-scope paragraph nor another question's answer.
+def test_a_gpu_question_nothing_answers_for_sure_names_the_question_it_answers() -> None:
+    # A card named, no tool answering and no entry surely about it: the nearest entry is given
+    # as the answer to its own question, named first, never as the answer to this one, and
+    # never the out-of-scope paragraph.
+    from assistant.knowledge.entries import load_entries
+
     answer = ask("Why does my RTX 4070 smell like hot plastic after a long rendering night?").text
     assert "outside what I can answer" not in answer
     first = answer.split("\n\n")[0]
-    assert first.startswith(("I can't answer this exactly", "**")), first
+    assert first.startswith("The nearest question I have an answer to is *"), first
+    titles = {e.title for e in load_entries()}
+    assert first.split("*")[1] in titles
+    assert "Knowledge base:" in answer  # the entry's source follows its answer
+
+
+def test_a_french_question_nothing_answers_for_sure_says_so_in_french() -> None:
+    answer = ask("Pourquoi ma RTX 4070 sent le plastique chaud après une nuit de rendu ?").text
+    first = answer.split("\n\n")[0]
+    assert first.startswith("La question la plus proche à laquelle j'ai une réponse"), first
 
 
 def test_an_entry_about_other_cards_does_not_answer_for_the_asker_s_card() -> None:

@@ -28,6 +28,7 @@ def _tools(question: str) -> list[str]:
             "spot_vs_dedicated",
         ),
         ("I'm planning to buy a 4090D for FP8 experiments, can it use FP8?", "rent_vs_buy"),
+        ("Pourquoi ma RTX 4070 sent le plastique chaud après une nuit de rendu ?", "rent_cost"),
     ],
 )
 def test_a_default_driven_calculator_needs_its_words(question: str, absent: str) -> None:

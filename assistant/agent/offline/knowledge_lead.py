@@ -92,6 +92,34 @@ def computed(results: list[ToolResult], text: str) -> bool:
     return _answered_by_tool([r.name for r in results], text)
 
 
+def _options(
+    reading: Reading, retrieved: list[str | None], context: Context | None
+) -> lead_model.Options | None:
+    """The lead model's candidate entries for this question, or None when no entry may lead."""
+    conf = settings()
+    if reading.entities.unknown_gpus and not reading.entities.gpus:
+        return None  # a card missing from the catalog: saying so comes first
+    every = title_scores(reading.text)
+    ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
+    if not ranked:
+        return None
+    median = every[len(every) // 2][1]
+    return lead_model.candidates(
+        ranked, median, lead_model.keyword_scores(reading.text), retrieved, context or Context()
+    )
+
+
+def _in_language(chosen: tuple[str, float] | None, lang: Lang) -> Lead | None:
+    """The chosen entry in the question's language (else the other), with its probability."""
+    from assistant.knowledge.entries import get_entry
+
+    if chosen is None:
+        return None
+    entry_id, probability = chosen
+    entry = get_entry(entry_id, lang) or get_entry(entry_id, "en" if lang == "fr" else "fr")
+    return Lead(entry, probability) if entry is not None else None
+
+
 def find_lead(
     reading: Reading, retrieved: list[str | None], context: Context | None = None
 ) -> Lead | None:
@@ -101,26 +129,17 @@ def find_lead(
     the fitted model then chooses among the candidates (`lead_model`). `retrieved`: what the
     corpus search found for the question, best first (an entry id per passage, None for a passage
     of the guide); `context`: what the question brings besides its words."""
-    from assistant.knowledge.entries import get_entry
+    options = _options(reading, retrieved, context)
+    return None if options is None else _in_language(lead_model.choose(options), reading.language)
 
-    conf = settings()
-    if reading.entities.unknown_gpus and not reading.entities.gpus:
-        return None  # a card missing from the catalog: saying so comes first
-    every = title_scores(reading.text)
-    ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
-    if not ranked:
-        return None
-    median = every[len(every) // 2][1]
-    options = lead_model.candidates(
-        ranked, median, lead_model.keyword_scores(reading.text), retrieved, context or Context()
-    )
-    chosen = lead_model.choose(options)
-    if chosen is None:
-        return None
-    entry_id, probability = chosen
-    lang = reading.language
-    entry = get_entry(entry_id, lang) or get_entry(entry_id, "en" if lang == "fr" else "fr")
-    return Lead(entry, probability) if entry is not None else None
+
+def nearest_entry(
+    reading: Reading, retrieved: list[str | None], context: Context | None = None
+) -> Lead | None:
+    """The entry the lead model finds likeliest for this question though it is not sure enough to
+    lead with it (the candidates as `find_lead` sees them), or None."""
+    options = _options(reading, retrieved, context)
+    return None if options is None else _in_language(lead_model.nearest(options), reading.language)
 
 
 def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> Context:

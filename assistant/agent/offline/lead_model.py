@@ -121,6 +121,16 @@ class LeadModel:
             return None
         return options.candidates[best].entry_id, float(probs[best])
 
+    def nearest(self, options: Options) -> tuple[str, float] | None:
+        """The most likely entry and its probability, even when "no entry" is likelier."""
+        import numpy as np
+
+        if not options.candidates:
+            return None
+        probs = self.probabilities(options)
+        best = int(np.argmax(probs[:-1]))
+        return options.candidates[best].entry_id, float(probs[best])
+
     def to_json(self, extra: dict[str, object]) -> str:
         """The model's parameters as JSON, after `extra` (what it was fitted on, how it scored)."""
 
@@ -257,3 +267,9 @@ def choose(options: Options) -> tuple[str, float] | None:
     """The entry that opens the answer and its probability, or None (no entry, or no model)."""
     model = load_model()
     return None if model is None else model.choice(options)
+
+
+def nearest(options: Options) -> tuple[str, float] | None:
+    """The likeliest entry among the candidates though none may lead, or None (no model)."""
+    model = load_model()
+    return None if model is None else model.nearest(options)

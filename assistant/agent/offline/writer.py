@@ -525,6 +525,30 @@ def _nearest_passage(
     return f"{intro}\n\n{_quotes([(number, safe[0])], lang)}", [safe[0]]
 
 
+def _nearest_answer(
+    reading: Reading,
+    retrieved: list[dict[str, Any]],
+    results: list[ToolResult],
+    passages: list[dict[str, Any]],
+) -> tuple[str, list[dict[str, Any]]]:
+    """For a GPU question no tool answers and no entry is surely about: the entry the lead model
+    finds nearest, offered as the answer to its own question (named first, so a reader sees
+    whether it is theirs); without one, the nearest passage."""
+    found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
+    context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
+    near = knowledge_lead.nearest_entry(reading, found, context)
+    if near is None:
+        return _nearest_passage(passages, reading)
+    lang = reading.language
+    text, used = knowledge_lead.lead_paragraph(near, retrieved, lang)
+    intro = pick(
+        lang,
+        f"The nearest question I have an answer to is *{near.entry.title}*",
+        f"La question la plus proche à laquelle j'ai une réponse : *{near.entry.title}*",
+    )
+    return f"{intro}\n\n{text}", used
+
+
 def _first_tool(results: list[ToolResult]) -> ToolResult | None:
     """The first result of a tool other than the corpus search (the one whose section leads)."""
     return next((r for r in results if r.name != SEARCH_TOOL), None)
@@ -661,7 +685,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             # nearest passage, and is offered as such, never as the answer.
             text, used = "", []
         if not text and _in_domain(reading, passages):
-            text, used = _nearest_passage(passages, reading)
+            text, used = _nearest_answer(reading, retrieved, results, passages)
         parts.append(
             text
             or pick(

@@ -254,5 +254,6 @@ SKILL = Skill(
     search_hint="location à l'heure prix indicatif",
     slots=("gpus", "durations", "money"),
     concepts=("rent", "cost"),
+    requires=("rent", "cost"),
     fallback="recommend_gpus",
 )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -343,6 +344,31 @@ def _alternatives(card: GpuCard, query: list[str]) -> list[str]:
     return out
 
 
+_NearName = tuple[int, str, tuple[str, str, tuple[str, ...]]]
+_near_names: dict[tuple[int, int], tuple[Any, Any, list[_NearName]]] = {}
+
+
+def _near_name_candidates(curated: Index, long_tail: _LongTailIndex) -> list[_NearName]:
+    """(layer, name, (family, number, variant)) of every indexed name with a model number, read
+    once per pair of indexes (a suggestion compares the query with all of them)."""
+    ident = (id(curated), id(long_tail))
+    known = _near_names.get(ident)
+    if known is not None and known[0] is curated and known[1] is long_tail:
+        return known[2]
+    out: list[_NearName] = []
+    indexes: list[Index | _LongTailIndex] = [curated, long_tail]
+    for layer, index in enumerate(indexes):
+        for k, name in _entries(index):
+            cand = parts(list(k)) if k else None
+            if cand is None:
+                continue
+            # keys are sorted; compare on the card's own name order instead
+            out.append((layer, name, parts(core_tokens(name)) or cand))
+    _near_names.clear()  # only the current indexes are kept
+    _near_names[ident] = (curated, long_tail, out)
+    return out
+
+
 def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
     """Names near `text`: same family and model number give or take one edit, or one variant
     word; curated names first. Names without a model number are compared as whole strings."""
@@ -355,21 +381,14 @@ def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
         whole = " ".join(toks)
         return nearest(whole, ((" ".join(k), c.name) for k, (c, _) in curated.items()), limit)
     scored: dict[str, tuple[int, int]] = {}
-    indexes: list[Index | _LongTailIndex] = [curated, _long_tail_index()]
-    for layer, index in enumerate(indexes):
-        for k, name in _entries(index):
-            cand = parts(list(k)) if k else None
-            if cand is None:
-                continue
-            # keys are sorted; compare on the card's own name order instead
-            cand = parts(core_tokens(name)) or cand
-            if len(query[1]) != len(cand[1]):
-                continue  # "4090" is not near "400" or "40900"
-            d = distance(query, cand, cap=2)
-            if d <= (2 if query[1] == cand[1] else 1):  # another number: nothing else may differ
-                have = scored.get(name)
-                if have is None or (d, layer) < have:
-                    scored[name] = (d, layer)
+    for layer, name, cand in _near_name_candidates(curated, _long_tail_index()):
+        if len(query[1]) != len(cand[1]):
+            continue  # "4090" is not near "400" or "40900"
+        d = distance(query, cand, cap=2)
+        if d <= (2 if query[1] == cand[1] else 1):  # another number: nothing else may differ
+            have = scored.get(name)
+            if have is None or (d, layer) < have:
+                scored[name] = (d, layer)
     ranked = sorted(scored.items(), key=lambda kv: (kv[1][0], kv[1][1], kv[0]))
     if ranked:
         return [name for name, _ in ranked[:limit]]

@@ -231,23 +231,29 @@ class StoredVectorsEmbedder:
         self._recent_lock = threading.Lock()
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
-        """Query vectors: the precomputed ones where stored, the model for the rest."""
+        """Query vectors: the precomputed ones where stored, the model for the rest. A few
+        questions at once (a turn's text and its clauses) are remembered one by one, so the
+        router, the knowledge lead and the search embed each text once."""
+        import numpy as np
+
         from assistant.retrieval import vector_store
 
-        if len(texts) != 1 or vector_store.current_recording() is not None:
+        if len(texts) > RECENT_QUERIES or vector_store.current_recording() is not None:
             return self._embed(list(texts), self.query_prefix, self.inner.embed_queries)
-        text = texts[0]
         with self._recent_lock:
-            row = self._recent.get(text)
-            if row is not None:
+            known = {t: self._recent[t] for t in texts if t in self._recent}
+            for text in known:
                 self._recent.move_to_end(text)
-                return row[None, :].copy()
-        rows = self._embed([text], self.query_prefix, self.inner.embed_queries)
-        with self._recent_lock:
-            self._recent[text] = rows[0]
-            while len(self._recent) > RECENT_QUERIES:
-                self._recent.popitem(last=False)
-        return rows
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            rows = self._embed(missing, self.query_prefix, self.inner.embed_queries)
+            with self._recent_lock:
+                for text, row in zip(missing, rows, strict=True):
+                    known[text] = row
+                    self._recent[text] = row
+                while len(self._recent) > RECENT_QUERIES:
+                    self._recent.popitem(last=False)
+        return np.stack([known[t] for t in texts]).copy()
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
         """Passage vectors: the precomputed ones where stored, the model for the rest."""

@@ -47,9 +47,22 @@ def test_only_the_last_questions_are_kept() -> None:
     assert inner.seen.count(f"question {RECENT_QUERIES}") == 1
 
 
-def test_batches_are_not_remembered() -> None:
+def test_a_turn_s_text_and_clauses_are_remembered_one_by_one() -> None:
+    # the router embeds the text with its clauses; the knowledge lead then asks for the text alone
     inner = CountingEmbedder()
     embedder = StoredVectorsEmbedder(inner)
-    embedder.embed_queries(["a", "b"])
-    embedder.embed_queries(["a", "b"])
-    assert inner.seen == ["a", "b", "a", "b"]
+    both = embedder.embed_queries(["a question?", "a clause"])
+    alone = embedder.embed_queries(["a question?"])
+    assert inner.seen == ["a question?", "a clause"]
+    assert np.array_equal(both[0], alone[0])
+    embedder.embed_queries(["a clause", "a clause", "new"])
+    assert inner.seen == ["a question?", "a clause", "new"]
+
+
+def test_a_large_batch_is_not_remembered() -> None:
+    inner = CountingEmbedder()
+    embedder = StoredVectorsEmbedder(inner)
+    many = [f"text {i}" for i in range(RECENT_QUERIES + 1)]
+    embedder.embed_queries(many)
+    embedder.embed_queries(["text 0"])
+    assert inner.seen.count("text 0") == 2

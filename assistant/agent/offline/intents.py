@@ -213,9 +213,13 @@ class IntentClassifier:
         return matrix
 
     def _vectors(self, texts: list[str]) -> np.ndarray:
-        """Query vectors, remembered per text (a turn reads the same clauses more than once)."""
+        """Query vectors, remembered per text (a turn reads the same clauses more than once).
+        The package's embedder remembers a turn's texts itself, for the knowledge lead and the
+        search too, so it is asked every time; a caller's own function is remembered here."""
         import numpy as np
 
+        if not self._caller_embed:
+            return self._encode(texts)
         missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
         if missing:
             for text, row in zip(missing, self._encode(missing), strict=True):

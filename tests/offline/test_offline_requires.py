@@ -56,3 +56,32 @@ def test_required_concepts_exist_in_the_vocabulary() -> None:
     known = set(concept_patterns())
     for skill in all_skills().values():
         assert set(skill.requires) <= known, skill.tool
+
+
+@pytest.mark.parametrize(
+    ("question", "called"),
+    [
+        # an error that names a stack: whether the Mac runs Metal at all is not what is asked
+        (
+            'training a tiny model on my M2 Air with device="mps" and got TypeError: Cannot '
+            "convert a MPS Tensor to float64",
+            False,
+        ),
+        # an error that names a hardware feature: the card's verdict on it is the answer
+        ("bf16 error on my T4: Bf16 is not supported", True),
+        # no error: the capability question itself
+        ("Can my M2 run Metal kernels?", True),
+    ],
+)
+def test_an_error_report_checks_a_hardware_feature_not_a_stack(question: str, called: bool) -> None:
+    assert ("gpu_capability" in _tools(question)) is called
+
+
+def test_a_pasted_error_that_mentions_a_notebook_is_not_a_notebook_question() -> None:
+    question = (
+        'I am trying to run a code on MPS apple silicon. it is giving the following error "Cannot '
+        "convert a MPS Tensor to float64 dtype as the MPS framework doesn't support float64. "
+        'Please use float32 instead." However, the code is running fine on colab with '
+        "device = 'cuda'. What could be the possible reason"
+    )
+    assert "notebook_tiers" not in _tools(question)

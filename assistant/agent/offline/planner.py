@@ -154,7 +154,13 @@ def _with_companions(reading: Reading) -> list[str]:
         "gpu_capability",
         "software_support",
     }  # "CUDA 13 on a V100": a release, not a feature
-    if named_cards(ent) and features and not checked & set(intents) and not reading.follow_up:
+    if (
+        named_cards(ent)
+        and features
+        and not checked & set(intents)
+        and not reading.follow_up
+        and not _reports_stack_error(reading, features)
+    ):
         # A card and a feature named together: check it first (a false premise is corrected first).
         intents.insert(0, "gpu_capability")
     if (
@@ -165,6 +171,15 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         intents.insert(0, "gpu_lookup")
     return intents
+
+
+def _reports_stack_error(reading: Reading, features: list[str]) -> bool:
+    """An error report that names a software stack, not a hardware feature ("device='mps' raised
+    TypeError on my M2"): whether the card runs Metal or ROCm at all is not what is asked. A
+    hardware feature in an error ("bf16 is not supported on my T4") is still checked."""
+    from assistant.knowledge.features import get_feature
+
+    return "error" in concepts_in(reading.text) and all(get_feature(f) is None for f in features)
 
 
 def weighs_purchase(ent: Entities) -> bool:

@@ -83,10 +83,27 @@ _PASTED_ERROR = re.compile(
 )
 
 
+# Letters French does not use (Vietnamese, Polish, Spanish, German... and every non-Latin
+# script): a message written with them is in neither language served, and is answered in English.
+_FRENCH_LETTERS = frozenset("àâäçéèêëîïôöûùüÿœæ")
+OTHER_LANGUAGE_LETTERS = 2
+
+
+def other_language(text: str) -> bool:
+    """Whether `text` is written in a language other than English or French (by its letters)."""
+    others = sum(
+        1 for c in text if c.isalpha() and ord(c) > 127 and c.lower() not in _FRENCH_LETTERS
+    )
+    return others >= OTHER_LANGUAGE_LETTERS
+
+
 def detect_language(text: str, default: Lang = "en") -> Lang:
     """The language of `text`: "fr" or "en"; `default` when there is no cue at all. Pasted error
-    messages are left out when the asker's own words give a cue."""
+    messages are left out when the asker's own words give a cue. A message in another language
+    gets English, the more widely read of the two."""
     own = _PASTED_ERROR.sub(" ", text)
+    if other_language(own):
+        return "en"
     fr, en = language_scores(own)
     if fr == en == 0:
         fr, en = language_scores(text)

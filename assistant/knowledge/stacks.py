@@ -47,9 +47,19 @@ class AmdCardSupport(BaseModel):
     sources: list[Source] = Field(min_length=1)
 
 
+class MatrixFormats(BaseModel):
+    """The number formats some gfx targets' matrix instructions take (feature keys)."""
+
+    targets: list[str] = Field(min_length=1)
+    formats: list[str] = Field(min_length=1)
+    note: str
+    sources: list[Source] = Field(min_length=1)
+
+
 class AmdTargets(BaseModel):
     chips: list[AmdChip]
     cards: list[AmdCardSupport]
+    matrix: list[MatrixFormats] = Field(default_factory=list)
 
 
 class RocmStatus(BaseModel):
@@ -81,7 +91,16 @@ def load_amd_targets() -> AmdTargets:
     return AmdTargets(
         chips=rows_with_sources(raw, "chip", AmdChip, sources, AMD_FILE),
         cards=rows_with_sources(raw, "card", AmdCardSupport, sources, AMD_FILE),
+        matrix=rows_with_sources(raw, "matrix_formats", MatrixFormats, sources, AMD_FILE),
     )
+
+
+def matrix_formats(target: str | None) -> MatrixFormats | None:
+    """The matrix number formats of an AMD gfx target; None when it has no matrix instructions
+    (or no target is known)."""
+    if not target:
+        return None
+    return next((m for m in load_amd_targets().matrix if target in m.targets), None)
 
 
 @cache

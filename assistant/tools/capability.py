@@ -156,6 +156,8 @@ def assess(card: Any, topic: Topic) -> CapabilityVerdict:
         return CapabilityVerdict(
             **base, verdict="yes", reasons=[topic.baseline or "No GPU needed."], sources=sources
         )
+    if vendor == "amd" and topic.key in AMD_MATRIX_FORMATS:
+        return _amd_matrix_format(card, topic, base, sources)
     if vendor not in topic.vendors:
         return _other_vendor(card, vendor, topic, base, sources)
     if vendor == "nvidia" and cc is None:
@@ -257,6 +259,46 @@ def _present_reasons(topic: Topic, support: dict[str, FeatureSupport], label: st
                 extra = f" ({s.note})" if s.note else ""
                 out.append(f"{label} has {s.name}{extra}.")
     return out
+
+
+# Number formats an AMD card's matrix instructions may take: a question about the format, not
+# about CUDA (amd_targets.toml, [[matrix_formats]]).
+AMD_MATRIX_FORMATS = frozenset({"bf16", "fp8", "fp4_fp6"})
+
+
+def _amd_matrix_format(
+    card: Any, topic: Topic, base: dict[str, Any], sources: list[Source]
+) -> CapabilityVerdict:
+    """Whether an AMD card's matrix instructions take this number format (through ROCm/HIP)."""
+    from assistant.knowledge.stacks import matrix_formats, rocm_status
+
+    target = rocm_status(card).target
+    row = matrix_formats(target)
+    where = f"{card.name} (`{target}`)" if target else card.name
+    if target is None:
+        return CapabilityVerdict(
+            **base,
+            verdict="unknown",
+            reasons=[f"{card.name}'s gfx target is not in the data: cannot check {topic.name}."],
+            sources=sources,
+        )
+    if row is not None and topic.key in row.formats:
+        reasons = [
+            f"{where} has {topic.name} in its matrix instructions ({row.note}), used through ROCm/HIP, not CUDA."
+        ]
+        verdict = "yes"
+    else:
+        note = (
+            f" ({row.note})" if row is not None else " (no matrix instructions on this generation)"
+        )
+        reasons = [f"{where} has no {topic.name} matrix instructions{note}."]
+        verdict = "no"
+    return CapabilityVerdict(
+        **base,
+        verdict=verdict,
+        reasons=reasons,
+        sources=dedupe_sources([*sources, *(row.sources if row else []), *_card_sources(card)]),
+    )
 
 
 def _other_vendor(

@@ -131,3 +131,25 @@ def test_list_topics_has_parts_and_features() -> None:
     assert keys["megakernels"].part == 8
     assert keys["tcgen05"].kind == "feature"
     assert {"triton", "rocm_hip", "metal_mojo", "nsight_profiling", "fp4_inference"} <= set(keys)
+
+
+@pytest.mark.parametrize(
+    ("gpu", "topic", "verdict"),
+    [
+        ("MI300X", "fp8", "yes"),  # CDNA 3 MFMA takes FP8 (FNUZ)
+        ("MI300X", "bf16", "yes"),
+        ("MI300X", "fp4_fp6", "no"),
+        ("RX 7900 XTX", "fp8", "no"),  # RDNA 3 WMMA: FP16/BF16 only
+        ("RX 7900 XTX", "bf16", "yes"),
+        ("RX 9070 XT", "fp8", "yes"),  # RDNA 4 WMMA takes FP8
+        ("RX 6800 XT", "bf16", "no"),  # RDNA 2: no matrix instructions
+    ],
+)
+def test_an_amd_card_s_number_formats_come_from_its_matrix_instructions(
+    gpu: str, topic: str, verdict: str
+) -> None:
+    v = check_capability(CapabilityQuery(gpu=gpu, topic=topic))
+    assert v.verdict == verdict, v.reasons
+    assert not any("NVIDIA CUDA feature" in r for r in v.reasons)
+    assert any("matrix instructions" in r for r in v.reasons)
+    assert v.sources

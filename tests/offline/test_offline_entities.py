@@ -34,6 +34,12 @@ def test_a_glued_d_is_the_d_card_but_3d_is_no_card() -> None:
     assert extract_entities("a 2d kernel in CUDA").gpus == []
 
 
+def test_a_version_number_is_no_card() -> None:
+    ent = extract_entities("nvcc -V: Cuda compilation tools, release 10.2, V10.2.89")
+    assert ent.gpus == [] and ent.unknown_gpus == []
+    assert extract_entities("my V100 is slow").gpus == ["Tesla V100 SXM2 16GB"]
+
+
 def test_datacenter_names_and_french_memory_sizes() -> None:
     gpus = extract_entities("H100 ou A100 : quelles différences ?").gpus
     assert len(gpus) == 2

@@ -57,3 +57,23 @@ def test_a_pasted_error_does_not_decide_the_language(text: str, lang: str) -> No
     from assistant.language import detect_language
 
     assert detect_language(text) == lang
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "VGA thế nào thì chạy dc chế độ CUDA. Máy mình dùng 3060ti mà ko thấy nhận.",
+        "为什么mac mps 加速比cpu 慢",
+        "получаю сообщение и программа закрывается",
+    ],
+)
+def test_another_language_is_answered_in_english_not_french(text: str) -> None:
+    # Vietnamese accents are not French ones: neither language is served, English is the fallback
+    assert detect_language(text) == "en"
+
+
+def test_french_accents_alone_stay_french() -> None:
+    assert (
+        detect_language("Ça marche sur une RTX 4090 ? Ma carte graphique est-elle compatible ?")
+        == "fr"
+    )

@@ -198,7 +198,9 @@ _RENT = re.compile(
     r"\b(?:rent|renting|rental|rented|hire|lease|cloud|hourly|louer|location|loue|lou[ée]e?)\b",
     re.I,
 )
-_MEMORY = re.compile(r"\b(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b(?!\s*/?\s*s\b)", re.I)
+_MEMORY = re.compile(
+    r"(?<![\d.,])\b(\d{1,3}(?:[.,]\d{1,2})?)\s*(?:gb|go|gib|g)\b(?!\s*\/?\s*s\b)", re.I
+)
 _STORAGE = re.compile(
     r"\b(\d{1,5}(?:[.,]\d)?)\s*(tb|to|gb|go)\b(?=[^.?!]{0,40}\b(?:disk|disque|storage|stockage|volume|ssd)\b)"
     r"|\b(?:disk|disque|storage|stockage|volume|ssd)\b[^.?!\d]{0,30}(\d{1,5}(?:[.,]\d)?)\s*(tb|to|gb|go)\b",
@@ -379,8 +381,11 @@ def _same_card(mention: str, known: str) -> bool:
 
 
 def _looks_like_memory_or_model(name: str, text: str, end: int) -> bool:
-    """'B16', 'A4 paper', 'L2 cache' and similar are not cards."""
+    """'B16', 'A4 paper', 'L2 cache' and similar are not cards, nor a version number such as
+    'V10.2.89' in nvcc's output."""
     tail = text[end : end + 12].lower()
+    if re.match(r"\.\d", tail):
+        return True
     return bool(
         re.match(r"\s*(?:cache|paper|papier|b\b|gb|go)", tail)
     ) and not name.lower().startswith(("rtx", "gtx", "rx"))

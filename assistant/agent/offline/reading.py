@@ -105,6 +105,14 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
     return strong
 
 
+def _asks_more_than_hello(text: str, ent: Entities) -> bool:
+    """A greeting or thanks that also names a card, a model or the GPU domain's words."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b)
+    return named or "domain" in concepts_in(text)
+
+
 def _is_follow_up(text: str, ent: Entities, history: list[tuple[str, str]]) -> bool:
     if not _previous_user_turns(history):
         return False
@@ -139,7 +147,11 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
         return Reading(question, language, injection, text, entities, intents=["declined"])
     own = extract_entities(text)
     result = classify(text, own)
-    reading = Reading(question, language, injection, text, entities, intents=list(result.intents))
+    intents = list(result.intents)
+    if intents == ["greeting"] and _asks_more_than_hello(text, own):
+        # "thanks for your work! (how much memory is needed?)": the question, not the greeting
+        intents = [next((s.intent for s in result.scores if s.intent != "greeting"), "corpus_only")]
+    reading = Reading(question, language, injection, text, entities, intents=intents)
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
         clause_ent = extract_entities(clause)
         clause_result = classify(clause, clause_ent)

@@ -16,7 +16,9 @@ _INJECTION = re.compile(
     r"|vos instructions)\b"
     r"|\b(?:you are now|from now on you are|act as|pretend (?:to be|you are)|tu es maintenant|désormais tu es"
     r"|fais comme si|jailbreak|developer mode|mode développeur|DAN)\b"
-    r"|\b(?:just confirm|confirme simplement|say that|dis que|answer only|réponds uniquement)\b"
+    r"|\b(?:just confirm|confirme simplement|dis que|answer only|réponds uniquement)\b"
+    # "Say that …" as an order, not "some people say that …".
+    r"|(?:^|[.!?:]\s+|\b(?:please|just)\s+)say\s+that\b"
     # A follow-on order to say something ("... Then say the 4090 has 80 GB").
     r"|^\s*(?:then|and then|now|also|puis|ensuite|maintenant)\s+"
     r"(?:say|write|print|respond|reply|dis|écris|réponds)\b)",

@@ -99,10 +99,23 @@ class _Parsed(BaseModel):
     toolkit: str | None = None
     torch: str | None = None
     variant: str | None = None
+    driver: str | None = None
     label: str
 
 
+# The installed driver, as nvidia-smi prints it or as people write it ("driver 470", "pilote 535").
+DRIVER = re.compile(r"\b(?:driver(?:\s+version)?|pilote)\s*:?\s*(\d{3}(?:\.\d{1,3}){0,2})\b", re.I)
+
+
 def _parse_software(text: str) -> _Parsed:
+    parsed = _parse_asked(text)
+    driver_m = DRIVER.search(text)
+    if driver_m:
+        parsed.driver = driver_m.group(1)
+    return parsed
+
+
+def _parse_asked(text: str) -> _Parsed:
     variant_m = _VARIANT.search(text)
     variant = f"cu{variant_m.group(1)}" if variant_m else None
     torch_m = _TORCH.search(text) or _TORCH_PLUS.search(text)
@@ -181,7 +194,7 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
         )
     base["architecture"] = arch.architecture
     if parsed.kind == "cuda_toolkit" and parsed.toolkit:
-        return _check_toolkit(base, arch, parsed.toolkit)
+        return _with_driver(_check_toolkit(base, arch, parsed.toolkit), parsed)
     if parsed.kind == "pytorch":
         return _check_pytorch(base, arch, parsed)
     return SoftwareSupportResult(
@@ -194,6 +207,46 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
         minimum=f"CUDA {arch.first_toolkit}",
         last=f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None,
         sources=_sources(arch),
+    )
+
+
+def _driver_key(version: str) -> tuple[int, ...]:
+    """'525.60.13' → (525, 60, 13): driver versions have up to three parts."""
+    return tuple(int(p) for p in re.findall(r"\d+", version))
+
+
+def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupportResult:
+    """A toolkit that builds for the card still needs a driver of its major release: by CUDA's
+    minor-version compatibility, the X.0 minimum on Linux. An installed driver older than that
+    turns the verdict into no, whatever the card."""
+    if result.supported == "no" or not parsed.driver or not parsed.toolkit:
+        return result
+    major = get_toolkit(f"{parsed.toolkit.split('.')[0]}.0")
+    if major is None or not major.driver_linux:
+        return result
+    if _driver_key(parsed.driver) >= _driver_key(major.driver_linux):
+        return result
+    series = f"CUDA {parsed.toolkit.split('.')[0]}.x"
+    return result.model_copy(
+        update={
+            "supported": "no",
+            "reason": f"{result.reason} But the installed driver {parsed.driver} is older than "
+            f"the {major.driver_linux} that {series} needs on Linux (minor-version "
+            "compatibility), so the runtime refuses to start: 'CUDA driver version is "
+            "insufficient'.",
+            "reason_fr": f"{result.reason_fr} Mais le pilote installé {parsed.driver} est plus "
+            f"ancien que le {major.driver_linux} qu'exige {series} sous Linux (compatibilité "
+            "de version mineure) : le runtime refuse de démarrer.",
+            "fix": f"Update the driver to {major.driver_linux} or newer (on a shared server, "
+            "an administrator's job), or build with an older toolkit the installed driver "
+            "runs: the 'CUDA Version' nvidia-smi prints is the newest it supports.",
+            "fix_fr": f"Mettez le pilote à jour ({major.driver_linux} ou plus récent ; sur un "
+            "serveur partagé, c'est le rôle de l'administrateur) ou compilez avec un toolkit "
+            "plus ancien : la « CUDA Version » affichée par nvidia-smi est la plus récente "
+            "qu'il accepte.",
+            "driver_linux": major.driver_linux,
+            "sources": dedupe_sources([*result.sources, *major.sources]),
+        }
     )
 
 

@@ -178,3 +178,34 @@ def test_gtx_1080_by_name() -> None:
     torch29 = check("GTX 1080", "PyTorch 2.9")
     assert torch29.supported == "partial"
     assert "torch==2.9.*" in torch29.fix and torch29.fix.endswith("/whl/cu126")
+
+
+def test_an_installed_driver_older_than_the_major_release_needs_turns_yes_into_no() -> None:
+    # nvidia-smi's line pasted in a question: 470 is below the 525.60.13 every CUDA 12.x needs
+    r = software_support(
+        SoftwareSupportQuery(gpu="RTX 3090", software="CUDA 12.4, Driver Version: 470.182.03")
+    )
+    assert r.supported == "no"
+    assert "470.182.03" in r.reason and "525.60.13" in r.reason
+    assert r.fix and "525.60.13" in r.fix
+
+
+def test_minor_version_compatibility_lets_a_12_0_driver_run_12_4() -> None:
+    # a 12.4 build runs on any driver of the 12.x series (535 here), not only on 550+
+    r = software_support(SoftwareSupportQuery(gpu="RTX 3090", software="CUDA 12.4 with driver 535"))
+    assert r.supported == "yes"
+
+
+def test_a_long_question_keeps_the_driver_it_pastes_at_its_end() -> None:
+    from assistant.agent.offline.planner import plan_tool_calls
+    from assistant.agent.offline.reading import Conversation
+
+    question = (
+        "shared lab server (4x RTX 3090), I compiled llama.cpp with CUDA 12.4 in my home dir and "
+        "it says 'ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient "
+        "for CUDA runtime version'. nvidia-smi shows Driver Version: 470.182.03. No root. options?"
+    )
+    calls = [
+        c for c in plan_tool_calls(Conversation(question), set()) if c.name == "software_support"
+    ]
+    assert calls and "470.182.03" in calls[0].args["software"]

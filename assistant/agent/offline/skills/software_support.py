@@ -9,7 +9,7 @@ from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import pick
 from assistant.knowledge.cuda_support import load_cuda_support, parse_cc
 from assistant.language import Lang
-from assistant.tools.software import SoftwareSupportResult
+from assistant.tools.software import DRIVER, SoftwareSupportResult
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -49,7 +49,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     gpu = cards[0] if cards else (_cc_in(question) or _architecture_in(question))
     if not gpu:
         return []
-    return [{"gpu": gpu, "software": question.strip()[:MAX_SOFTWARE_CHARS] or "CUDA"}]
+    software = question.strip()[:MAX_SOFTWARE_CHARS]
+    driver = DRIVER.search(question)
+    if driver and driver.end() > MAX_SOFTWARE_CHARS:  # the installed driver, past the cut
+        software = f"{software[: MAX_SOFTWARE_CHARS - len(driver.group(0)) - 2]}; {driver.group(0)}"
+    return [{"gpu": gpu, "software": software or "CUDA"}]
 
 
 def _where(result: SoftwareSupportResult) -> str:

@@ -23,6 +23,7 @@ class GpuVocabulary:
     laptop_words: frozenset[str]
     glued_suffixes: tuple[str, ...]
     vendor_words: dict[str, frozenset[str]]
+    machine_lines: tuple[tuple[str, ...], ...] = ()
 
 
 @cache
@@ -38,6 +39,7 @@ def vocabulary() -> GpuVocabulary:
             laptop_words=frozenset(raw["laptop_words"]),
             glued_suffixes=tuple(raw["glued_suffixes"]),
             vendor_words={v: frozenset(w) for v, w in raw.get("vendor_words", {}).items()},
+            machine_lines=tuple(tuple(line.split()) for line in raw.get("machine_lines", [])),
         )
     except (KeyError, TypeError) as exc:
         raise DataFileError(f"{NAMES_FILE}: missing or malformed list {exc}") from exc

@@ -506,14 +506,17 @@ def _scan(
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:
     """Core tokens with their character span in `text` (approximate for rewritten tokens)."""
-    filler = vocabulary().filler
+    vocab = vocabulary()
     spans = []
     for m in re.finditer(r"\S+", text):
         for tok in tokens(m.group(0)):
-            if tok in filler:
+            if tok in vocab.filler:
                 continue
             spans.append((tok, m.start(), m.end()))
-    return spans
+    lines = {line for line in vocab.machine_lines if len(line) == 2}
+    return [  # "MacBook Pro M4 Max": the line's "pro" is not the chip's
+        s for n, s in enumerate(spans) if not (n > 0 and (spans[n - 1][0], s[0]) in lines)
+    ]
 
 
 def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:

@@ -245,3 +245,17 @@ def test_a_chip_sold_with_several_power_limits_is_found_by_its_bare_name() -> No
     m = match_gpu("MX450")
     assert m.gpu is not None and m.gpu.name.startswith("GeForce MX450")
     assert m.gpu.compute_capability == "7.5"
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("thinking of a MacBook Pro M4 Max with 64GB", "Apple M4 Max"),  # not an M4 Pro
+        ("Mac mini M4 Pro", "Apple M4 Pro"),
+        ("MacBook Air M2", "Apple M2"),
+    ],
+)
+def test_a_machine_line_s_word_is_not_the_chip_s_variant(text: str, card: str) -> None:
+    from assistant.knowledge.matching import find_gpu_spans
+
+    assert [c.name for c, _, _ in find_gpu_spans(text)] == [card]

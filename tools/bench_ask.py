@@ -22,10 +22,10 @@ TARGET_P95_MS = 150.0  # warm `ask` p95 on an idle machine
 
 def forget_questions() -> None:
     """Forget every question read or embedded so far: the next ask is a first ask."""
-    from assistant.agent.offline.reading import _read_cached
+    from assistant.agent.offline.reading import forget_readings
     from assistant.retrieval.embeddings import get_embedder
 
-    _read_cached.cache_clear()
+    forget_readings()
     get_embedder().forget_recent()  # type: ignore[attr-defined]
 
 

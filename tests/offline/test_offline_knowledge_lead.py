@@ -150,10 +150,10 @@ def test_lists_are_data() -> None:
 def declining_lead(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lead model finds no entry sure enough (whatever the fitted weights say today)."""
     from assistant.agent.offline import lead_model
-    from assistant.agent.offline.reading import _read_cached
+    from assistant.agent.offline.reading import forget_readings
 
     monkeypatch.setattr(lead_model, "choose", lambda options: None)
-    _read_cached.cache_clear()
+    forget_readings()
 
 
 @pytest.mark.usefixtures("declining_lead")

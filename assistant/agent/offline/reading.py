@@ -129,6 +129,11 @@ def _read_cached(question: str, history: tuple[tuple[str, str], ...]) -> Reading
     return _read(question, list(history))
 
 
+def forget_readings() -> None:
+    """Forget every question read so far (a benchmark times each ask as a first ask)."""
+    _read_cached.cache_clear()
+
+
 def read_turn(conversation: Conversation) -> Reading:
     """The reading of the conversation's last question (cached)."""
     question, history = conversation.key()

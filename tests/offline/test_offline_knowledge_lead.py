@@ -193,3 +193,14 @@ def test_a_pasted_incompatibility_warning_opens_with_the_fix() -> None:
     head = "\n".join(answer.text.split("\n")[:4])
     assert "cu128" in head or "CUDA 12.8" in head, answer.text
     assert not SPEC_SHEET.search(answer.text), answer.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Can my RTX 4090 do megakernels?", "Ma RTX 4090 peut-elle faire des megakernels ?"],
+)
+def test_a_named_card_s_verdict_comes_before_an_entry_on_the_feature(question: str) -> None:
+    # an entry explains what a megakernel is; the question asks what this card can do
+    first = ask(question).text.split("\n\n")[0]
+    assert first.startswith(("**Partially", "**Partiellement")), first
+    assert "4090" in first

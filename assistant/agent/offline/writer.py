@@ -578,6 +578,21 @@ def _denied_first(results: list[ToolResult]) -> bool:
     )
 
 
+def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:
+    """The first tool gave a named card's verdict on a specific feature ("Can my 4090 do
+    megakernels?"): that verdict answers the question and comes before an entry on the feature."""
+    first = _first_tool(results)
+    payload = first.result if first is not None and isinstance(first.result, dict) else {}
+    return (
+        first is not None
+        and first.name == "gpu_capability"
+        and first.error is None
+        and bool(reading.entities.gpus)
+        and payload.get("verdict") in ("yes", "partial", "no")
+        and str(payload.get("topic")) not in GENERIC_TOPICS
+    )
+
+
 def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     """An "off-topic" reading that still names a card, a model or the GPU domain's own words, with
     passages found on it: the router's off-topic label is overruled, the best passage answers.
@@ -629,7 +644,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if lead is not None:
         # The question is a knowledge entry's question: its direct answer comes first.
         # A capability the asker takes for granted and the card lacks: that "No" comes first.
-        premise = bool(sections) and _denied_first(results)
+        premise = bool(sections) and (
+            _denied_first(results) or _card_verdict_first(reading, results)
+        )
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)
         at = int(reading.injection) + int(premise or verdict)

@@ -32,13 +32,3 @@ def test_thanks_with_a_question_is_the_question() -> None:
     )
     assert reading.intents != ["greeting"]
     assert _read("Merci beaucoup !", []).intents == ["greeting"]
-
-
-def test_a_stated_figure_comes_after_the_question_asked() -> None:
-    # "Power is $0.12/kWh." gives a figure; "Rent or buy?" is the question: its answer leads
-    question = (
-        "We need 8x H100 for about 6 months of training. A provider quotes $2.49/GPU-hour "
-        "on-demand; a vendor quotes $280k for an 8x H100 SXM server. Power is $0.12/kWh in our "
-        "colo. Rent or buy?"
-    )
-    assert _tools(question)[0] == "rent_vs_buy"

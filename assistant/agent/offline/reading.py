@@ -105,15 +105,6 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
     return strong
 
 
-def _is_question(clause: str, text: str) -> bool:
-    """Whether a clause of `text` is asked (a question mark ends it) rather than stated."""
-    at = text.find(clause)
-    if at < 0:
-        return True
-    rest = text[at + len(clause) :].lstrip(" ,")
-    return "?" in clause or rest.startswith("?") or not rest.strip()
-
-
 def _asks_more_than_hello(text: str, ent: Entities) -> bool:
     """A greeting or thanks that also names a card, a model or the GPU domain's words."""
     from assistant.agent.offline.concepts import concepts_in
@@ -166,7 +157,6 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
         # "thanks for your work! (how much memory is needed?)": the question, not the greeting
         intents = [next((s.intent for s in result.scores if s.intent != "greeting"), "corpus_only")]
     reading = Reading(question, language, injection, text, entities, intents=intents)
-    asked: dict[str, bool] = {}
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
         clause_ent = extract_entities(clause)
         clause_result = classify(clause, clause_ent)
@@ -177,11 +167,9 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
             and top.intent not in reading.clause_entities
         ):
             reading.clause_entities[top.intent] = clause_ent
-            asked[top.intent] = _is_question(clause, text)
     if reading.clause_entities:
-        # Several questions in one message are answered in the order they were asked; a clause
-        # that only gives a figure ("Power is $0.12/kWh.") comes after the questions.
-        order = sorted(reading.clause_entities, key=lambda i: not asked[i])
+        # Several questions in one message are answered in the order they were asked.
+        order = list(reading.clause_entities)
         first = len(order)
         reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history):

@@ -589,8 +589,16 @@ def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:
         and first.error is None
         and bool(reading.entities.gpus)
         and payload.get("verdict") in ("yes", "partial", "no")
-        and str(payload.get("topic")) not in GENERIC_TOPICS
+        and _nvidia_feature(str(payload.get("topic")))
     )
+
+
+def _nvidia_feature(key: str) -> bool:
+    """A feature or guide topic of NVIDIA GPUs, not a vendor's whole stack (ROCm, Metal, CUDA)."""
+    from assistant.knowledge.topics import get_topic
+
+    topic = get_topic(key)
+    return topic is not None and key not in GENERIC_TOPICS and list(topic.vendors) == ["nvidia"]
 
 
 def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:

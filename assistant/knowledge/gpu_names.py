@@ -23,7 +23,7 @@ class GpuVocabulary:
     laptop_words: frozenset[str]
     glued_suffixes: tuple[str, ...]
     vendor_words: dict[str, frozenset[str]]
-    machine_lines: tuple[tuple[str, ...], ...] = ()
+    machine_lines: frozenset[tuple[str, str]] = frozenset()  # word pairs: ("macbook", "pro")
 
 
 @cache
@@ -39,13 +39,19 @@ def vocabulary() -> GpuVocabulary:
             laptop_words=frozenset(raw["laptop_words"]),
             glued_suffixes=tuple(raw["glued_suffixes"]),
             vendor_words={v: frozenset(w) for v, w in raw.get("vendor_words", {}).items()},
-            machine_lines=tuple(tuple(line.split()) for line in raw.get("machine_lines", [])),
+            machine_lines=frozenset(_pair(line) for line in raw.get("machine_lines", [])),
         )
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError(f"{NAMES_FILE}: missing or malformed list {exc}") from exc
     if not (vocab.filler and vocab.laptop_words and vocab.glued_suffixes):
         raise DataFileError(f"{NAMES_FILE}: an empty word list")
     return vocab
+
+
+def _pair(line: str) -> tuple[str, str]:
+    """A two-word machine line ("macbook pro") as a word pair; any other length is an error."""
+    first, second = line.split()
+    return first, second
 
 
 @cache

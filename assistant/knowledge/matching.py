@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -345,18 +344,14 @@ def _alternatives(card: GpuCard, query: list[str]) -> list[str]:
 
 
 _NearName = tuple[int, str, tuple[str, str, tuple[str, ...]]]
-_near_names: dict[tuple[int, int], tuple[Any, Any, list[_NearName]]] = {}
 
 
-def _near_name_candidates(curated: Index, long_tail: _LongTailIndex) -> list[_NearName]:
+@cache
+def _near_name_candidates() -> list[_NearName]:
     """(layer, name, (family, number, variant)) of every indexed name with a model number, read
-    once per pair of indexes (a suggestion compares the query with all of them)."""
-    ident = (id(curated), id(long_tail))
-    known = _near_names.get(ident)
-    if known is not None and known[0] is curated and known[1] is long_tail:
-        return known[2]
+    once (a suggestion compares the query with all of them)."""
     out: list[_NearName] = []
-    indexes: list[Index | _LongTailIndex] = [curated, long_tail]
+    indexes: list[Index | _LongTailIndex] = [_curated_index(), _long_tail_index()]
     for layer, index in enumerate(indexes):
         for k, name in _entries(index):
             cand = parts(list(k)) if k else None
@@ -364,8 +359,6 @@ def _near_name_candidates(curated: Index, long_tail: _LongTailIndex) -> list[_Ne
                 continue
             # keys are sorted; compare on the card's own name order instead
             out.append((layer, name, parts(core_tokens(name)) or cand))
-    _near_names.clear()  # only the current indexes are kept
-    _near_names[ident] = (curated, long_tail, out)
     return out
 
 
@@ -381,7 +374,7 @@ def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
         whole = " ".join(toks)
         return nearest(whole, ((" ".join(k), c.name) for k, (c, _) in curated.items()), limit)
     scored: dict[str, tuple[int, int]] = {}
-    for layer, name, cand in _near_name_candidates(curated, _long_tail_index()):
+    for layer, name, cand in _near_name_candidates():
         if len(query[1]) != len(cand[1]):
             continue  # "4090" is not near "400" or "40900"
         d = distance(query, cand, cap=2)
@@ -513,9 +506,10 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
             if tok in vocab.filler:
                 continue
             spans.append((tok, m.start(), m.end()))
-    lines = {line for line in vocab.machine_lines if len(line) == 2}
     return [  # "MacBook Pro M4 Max": the line's "pro" is not the chip's
-        s for n, s in enumerate(spans) if not (n > 0 and (spans[n - 1][0], s[0]) in lines)
+        s
+        for n, s in enumerate(spans)
+        if not (n > 0 and (spans[n - 1][0], s[0]) in vocab.machine_lines)
     ]
 
 

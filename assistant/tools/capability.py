@@ -273,8 +273,6 @@ def _amd_matrix_format(
     from assistant.knowledge.stacks import matrix_formats, rocm_status
 
     target = rocm_status(card).target
-    row = matrix_formats(target)
-    where = f"{card.name} (`{target}`)" if target else card.name
     if target is None:
         return CapabilityVerdict(
             **base,
@@ -282,6 +280,8 @@ def _amd_matrix_format(
             reasons=[f"{card.name}'s gfx target is not in the data: cannot check {topic.name}."],
             sources=sources,
         )
+    row = matrix_formats(target)
+    where = f"{card.name} (`{target}`)"
     if row is not None and topic.key in row.formats:
         reasons = [
             f"{where} has {topic.name} in its matrix instructions ({row.note}), used through ROCm/HIP, not CUDA."

@@ -105,8 +105,9 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
     return strong
 
 
-def _asks_more_than_hello(text: str, ent: Entities) -> bool:
-    """A greeting or thanks that also names a card, a model or the GPU domain's words."""
+def names_the_domain(text: str, ent: Entities) -> bool:
+    """The text names a card, a model or the GPU domain's own words (not words any request uses,
+    such as "can you recommend")."""
     from assistant.agent.offline.concepts import concepts_in
 
     named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b)
@@ -153,7 +154,7 @@ def _read(question: str, history: list[tuple[str, str]]) -> Reading:
     own = extract_entities(text)
     result = classify(text, own)
     intents = list(result.intents)
-    if intents == ["greeting"] and _asks_more_than_hello(text, own):
+    if intents == ["greeting"] and names_the_domain(text, own):
         # "thanks for your work! (how much memory is needed?)": the question, not the greeting
         intents = [next((s.intent for s in result.scores if s.intent != "greeting"), "corpus_only")]
     reading = Reading(question, language, injection, text, entities, intents=intents)

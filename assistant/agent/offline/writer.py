@@ -566,28 +566,26 @@ def _fit_first(reading: Reading, results: list[ToolResult]) -> bool:
     )
 
 
+def _first_verdict(results: list[ToolResult]) -> dict[str, Any]:
+    """The capability verdict of the first tool when that tool is a capability check, else {}."""
+    first = _first_tool(results)
+    if first is None or first.name != "gpu_capability" or first.error is not None:
+        return {}
+    return first.result if isinstance(first.result, dict) else {}
+
+
 def _denied_first(results: list[ToolResult]) -> bool:
     """The first tool answered a card and a feature with "no" (a false premise to correct)."""
-    first = _first_tool(results)
-    payload = first.result if first is not None and isinstance(first.result, dict) else {}
-    return (
-        first is not None
-        and first.name == "gpu_capability"
-        and payload.get("verdict") == "no"
-        and str(payload.get("topic")) not in GENERIC_TOPICS
-    )
+    payload = _first_verdict(results)
+    return payload.get("verdict") == "no" and str(payload.get("topic")) not in GENERIC_TOPICS
 
 
 def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:
     """The first tool gave a named card's verdict on a specific feature ("Can my 4090 do
     megakernels?"): that verdict answers the question and comes before an entry on the feature."""
-    first = _first_tool(results)
-    payload = first.result if first is not None and isinstance(first.result, dict) else {}
+    payload = _first_verdict(results)
     return (
-        first is not None
-        and first.name == "gpu_capability"
-        and first.error is None
-        and bool(reading.entities.gpus)
+        bool(reading.entities.gpus)
         and payload.get("verdict") in ("yes", "partial", "no")
         and _nvidia_feature(str(payload.get("topic")))
     )
@@ -605,11 +603,9 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     """An "off-topic" reading that still names a card, a model or the GPU domain's own words, with
     passages found on it: the router's off-topic label is overruled, the best passage answers.
     Words any request uses ("can you recommend…") are not the domain."""
-    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.reading import names_the_domain
 
-    ent = reading.entities
-    named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b)
-    return bool(passages) and (named or "domain" in concepts_in(reading.text))
+    return bool(passages) and names_the_domain(reading.text, reading.entities)
 
 
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:

@@ -105,8 +105,9 @@ _VARIANT_FIGURE = re.compile(r"^\d+(?:\.\d+)?(?:w|gbps)$")
 
 def _reduced_keys(toks: list[str]) -> list[Key]:
     """Shorter spellings of a long-tail name: without the family word ('gtx 1080 ti' → '1080 ti'),
-    without 'pcie' ('a40 pcie' → 'a40'), without the memory size, without a power limit or memory
-    speed that tells variants of one chip apart ('mx450 12w' → 'mx450')."""
+    without 'pcie' ('a40 pcie' → 'a40'), without the memory size (when a model number is left),
+    without a power limit or memory speed that tells variants of one chip apart ('mx450 12w' →
+    'mx450')."""
     out: list[Key] = []
     trimmed = [t for t in toks if not _VARIANT_FIGURE.match(t)]
     variants = [toks, trimmed] if trimmed and len(trimmed) < len(toks) else [toks]
@@ -116,9 +117,9 @@ def _reduced_keys(toks: list[str]) -> list[Key]:
         if len(v) > 1 and v[0] in _FAMILY_WORDS and any(c.isdigit() for c in v[1]):
             variants.append(v[1:])
     for v in list(variants):
-        mem = [t for t in v if _MEM_TOKEN.match(t)]
-        if mem and len(v) > len(mem):
-            variants.append([t for t in v if not _MEM_TOKEN.match(t)])
+        rest = [t for t in v if not _MEM_TOKEN.match(t)]
+        if len(rest) < len(v) and any(c.isdigit() for t in rest for c in t):
+            variants.append(rest)  # not 'rx' for 'Radeon RX 580G', whose '580g' reads as a size
     for v in variants[1:]:
         k = key(v)
         if k not in out:

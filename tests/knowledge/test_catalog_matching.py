@@ -233,6 +233,7 @@ def test_laptop_4090_is_not_the_desktop_chip() -> None:
         "what about an RTX 9090?",
         "I trained for 750 steps",
         "my M.2 SSD",
+        "is the RX 8900 XTX out yet?",  # 'RX' alone is no card (the long tail's 'RX 580G')
         "",
     ],
 )

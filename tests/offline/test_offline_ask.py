@@ -27,11 +27,32 @@ def test_rtx_9090_never_gets_specifications(question: str) -> None:
     answer = ask(question)
     assert answer.backend == "offline"
     assert "9090" in answer.text
-    assert re.search(r"not in the GPU catalog|pas dans le catalogue", answer.text)
+    assert re.search(r"I know no GPU called|Je ne connais aucun GPU", answer.text)
     assert not SPECS.search(answer.text), answer.text
     assert any(call.result for call in answer.tool_calls), (
         "the unknown card is checked against the catalog"
     )
+
+
+def test_an_unknown_card_is_said_first_even_beside_a_known_one() -> None:
+    answer = ask("Is the RX 8900 XTX better than a 4090 for local LLMs?")
+    assert answer.text.startswith("**I know no GPU called RX 8900 XTX**"), answer.text[:200]
+    assert "Radeon RX 7900 XTX" in answer.text.split("\n\n")[0]  # the nearest name
+    assert "RX 580" not in answer.text  # 'RX' alone names no card
+
+
+def test_a_listing_under_an_unknown_name_is_flagged() -> None:
+    answer = ask("I found an RTX 4090 Ti 48GB on eBay for 2000 dollars, is it legit?")
+    first = answer.text.split("\n\n")[0]
+    assert first.startswith("**I know no GPU called RTX 4090 Ti**")
+    assert "fake" in first
+    assert "No purchase price" not in answer.text  # the tool's own 'unknown' line is not repeated
+
+
+def test_an_entry_on_a_near_card_does_not_answer_for_an_unknown_one() -> None:
+    answer = ask("Quelle est la VRAM de la RTX 5090 Ti ?")
+    assert answer.text.startswith("**Je ne connais aucun GPU nommé RTX 5090 Ti**")
+    assert "tcgen05" not in answer.text  # the RTX 5090's entry is not about this card
 
 
 @pytest.mark.parametrize(

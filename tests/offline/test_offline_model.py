@@ -104,7 +104,7 @@ def test_unknown_card_gets_no_specifications() -> None:
         "message": "x",
     }
     text = _answer("What are the specs of the RTX 9090?", {"gpu_lookup": result})
-    assert "not in the GPU catalog" in text
+    assert "I know no GPU called RTX 9090" in text
     assert "GeForce RTX 3090" in text
     assert not SPEC_PATTERN.search(text)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.agent.offline.entities import extract_entities
-from assistant.agent.offline.usage import speedups, utilisation, working_days
+from assistant.agent.offline.usage import continuous_job, speedups, utilisation, working_days
 from assistant.money import parse_money
 
 
@@ -19,6 +19,8 @@ from assistant.money import parse_money
         ("18 jours ouvrés par mois", 18.0),
         ("5 jours par semaine", 5 * 52 / 12),
         ("environ 20 jours ouvrables", 20.0),
+        ("I only use it on weekdays", 5 * 52 / 12),
+        ("du lundi au vendredi, 6 h par jour", 5 * 52 / 12),
     ],
 )
 def test_working_days_a_month(text: str, per_month: float) -> None:
@@ -136,3 +138,32 @@ def test_a_full_fine_tune_in_mixed_precision_keeps_fp32_master_weights() -> None
     ent = extract_entities("full fine-tuning of a 7B with AdamW in bf16 mixed precision")
     assert (ent.method, ent.precision) == ("full", "mixed")
     assert extract_entities("full fine-tuning of a 7B in pure bf16").precision == "bf16"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm training a model for 6 months on an H100",
+        "a 6-month training run",
+        "un entraînement de 6 mois",
+        "entraîner un modèle pendant 3 mois",
+    ],
+)
+def test_a_job_that_runs_for_months_runs_all_day(text: str) -> None:
+    assert continuous_job(text)
+    ent = extract_entities(text)
+    assert ent.hours_per_day == 24.0
+    assert [d.hours for d in ent.durations if d.per_day is None]  # the span itself is kept
+
+
+@pytest.mark.parametrize(
+    "text", ["I will use it for 6 months", "rent for 3 months to learn about training"]
+)
+def test_owning_or_learning_for_months_is_no_continuous_job(text: str) -> None:
+    assert not continuous_job(text)
+    assert extract_entities(text).hours_per_day is None
+
+
+def test_a_daily_rate_wins_over_a_job_span() -> None:
+    ent = extract_entities("I train for 2 hours a day over 6 months")
+    assert ent.hours_per_day == 2.0

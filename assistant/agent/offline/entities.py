@@ -23,7 +23,13 @@ from assistant.agent.offline.quantities import (
     read_power,
     repeats_per_year,
 )
-from assistant.agent.offline.usage import always_on, speedup_by_card, utilisation, working_days
+from assistant.agent.offline.usage import (
+    always_on,
+    continuous_job,
+    speedup_by_card,
+    utilisation,
+    working_days,
+)
 from assistant.money import parse_exchange_rate
 
 Condition = Literal["used", "new"]
@@ -91,6 +97,9 @@ class Entities(BaseModel):
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
     always_on: bool = Field(default=False, description="The machine runs all day: '24/7'")
+    continuous_job: bool = Field(
+        default=False, description="A job runs through a span: 'a 6-month training run'"
+    )
     days_per_month: float | None = Field(
         default=None, description="Days of use a month: '22 working days', '5 days a week'"
     )
@@ -134,7 +143,7 @@ class Entities(BaseModel):
         for d in self.durations:
             if d.per_day is not None:
                 return d.per_day
-        return HOURS_PER_DAY if self.always_on else None
+        return HOURS_PER_DAY if self.always_on or self.continuous_job else None
 
     @property
     def hourly_rates(self) -> list[MoneyMention]:
@@ -453,6 +462,7 @@ def extract_entities(text: str) -> Entities:
     patterned = [(days.start, days.end)] if days else []
     ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
     ent.always_on = always_on(masked)
+    ent.continuous_job = continuous_job(masked)
     ent.utilisation = utilisation(masked)
     energy = read_energy(text, spans)
     if energy is not None:

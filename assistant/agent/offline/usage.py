@@ -16,6 +16,7 @@ from assistant.agent.offline.quantities import alternation, phrase_spans
 
 WEEKS_PER_MONTH = 52 / 12
 MAX_DAYS = {"week": 7.0, "month": 31.0}
+WEEKDAYS = 5.0
 _NUMBER_WORDS = {
     "one": 1.0, "un": 1.0, "une": 1.0, "two": 2.0, "deux": 2.0, "three": 3.0, "trois": 3.0,
     "four": 4.0, "quatre": 4.0, "five": 5.0, "cinq": 5.0, "six": 6.0, "seven": 7.0, "sept": 7.0,
@@ -62,7 +63,8 @@ class WorkingDays:
 
 
 def working_days(text: str) -> WorkingDays | None:
-    """'22 working days a month' (22), '5 days a week' (about 21.7), '22 jours ouvrés' (a month).
+    """'22 working days a month' (22), '5 days a week' (about 21.7), '22 jours ouvrés' (a month),
+    'weekdays only' (five days a week).
 
     A count of days needs a period or a working qualifier to be a pattern of use; a bare
     '10 days' is a span of time."""
@@ -76,6 +78,10 @@ def working_days(text: str) -> WorkingDays | None:
             continue
         per_month = days * WEEKS_PER_MONTH if unit == "week" else days
         return WorkingDays(per_month, m.start(), m.end())
+    weekdays = phrase_spans("working_days.weekdays", text)
+    if weekdays:
+        start, end = weekdays[0]
+        return WorkingDays(WEEKDAYS * WEEKS_PER_MONTH, start, end)
     return None
 
 
@@ -162,3 +168,22 @@ def speedup_by_card(text: str, card_spans: list[tuple[str, int, int]]) -> dict[s
 def always_on(text: str) -> bool:
     """Whether the machine runs all day ('24/7', 'jour et nuit')."""
     return bool(phrase_spans("always_on", text))
+
+
+@lru_cache(maxsize=1)
+def _continuous_job_pattern() -> re.Pattern[str]:
+    words = _lists()["continuous_job"]
+    tasks, spans = alternation(words["tasks"]), alternation(words["spans"])
+    span = rf"(?:{_NUMBER}|a|an|one|un|une)\s*-?\s*(?:{spans})"
+    return re.compile(
+        rf"(?<![\w-])(?:{tasks})(?![\w-])[^.?!\n]{{0,40}}?"
+        rf"(?<![\w-])(?:for|during|over|pendant|durant|de|d')\s*(?:about\s+|environ\s+)?{span}\b"
+        rf"|(?<![\w.,])\b{span}\s+(?:of\s+|d'|de\s+)?(?:{tasks})(?![\w-])",
+        re.IGNORECASE,
+    )
+
+
+def continuous_job(text: str) -> bool:
+    """Whether the message prices a job that runs through a span of days or months ('a 6-month
+    training run', 'entraîner un modèle pendant 3 mois'): with no daily use given, all day."""
+    return bool(_continuous_job_pattern().search(text))

@@ -342,6 +342,43 @@ def _parse(model: Any, payload: Any) -> Any:
         return None
 
 
+def _unknown_cards(reading: Reading) -> list[str]:
+    """What the answer opens with for each card-like name that no catalog knows: the question is
+    about a card that may not exist. A listing for sale under such a name is flagged."""
+    from assistant.agent.offline.skills.common import render_unknown
+
+    ent, lang = reading.entities, reading.language
+    notes = [render_unknown(n, ent.suggestions.get(n, []), lang) for n in ent.unknown_gpus]
+    if notes and (ent.buy_mentioned or ent.money):
+        notes.append(
+            pick(
+                lang,
+                "A card offered for sale under a name that no database knows is most often a "
+                "mislabelled, modified or fake product: check the exact model before paying.",
+                "Une carte vendue sous un nom qu'aucune base ne connaît est le plus souvent mal "
+                "étiquetée, modifiée ou contrefaite : vérifiez le modèle exact avant de payer.",
+            )
+        )
+    return notes
+
+
+def _only_unknown_cards(result: ToolResult, reading: Reading) -> bool:
+    """A tool called only on cards no catalog knows: it can only say so, which the answer's
+    first sentence already does."""
+    args = result.args
+    cards = [args["gpu"]] if isinstance(args.get("gpu"), str) else []
+    cards += [c for c in args.get("gpus") or [] if isinstance(c, str)]
+    return bool(cards) and all(c in reading.entities.unknown_gpus for c in cards)
+
+
+def _without(section: str, notes: list[str]) -> str:
+    """A tool section without the unknown-card notes the answer opens with (a comparison of a
+    known and an unknown card renders the same note)."""
+    for note in notes:
+        section = section.replace(note, "")
+    return section.strip()
+
+
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
     """One section per tool, in the order called; a skill's several results may be merged.
     Cards named as options get the pick first, in place of the sections it sums up."""
@@ -491,6 +528,8 @@ def _entry_first(
     called = {r.name for r in results if r.name != SEARCH_TOOL}
     if reading.injection or reading.follow_up or not called:
         return None
+    if reading.entities.unknown_gpus and not reading.entities.gpus:
+        return None  # an entry on other cards does not answer for a card no catalog knows
     if not called <= _weak_tools(reading, results):
         return None
     from assistant.agent.offline.lead_match import about_something_else
@@ -627,6 +666,10 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
+    unknown = _unknown_cards(reading)
+    if unknown:
+        parts.append(" ".join(unknown))
+        results = [r for r in results if not _only_unknown_cards(r, reading)]
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(
@@ -638,6 +681,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             answer, used_entry = entry_first
             return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
     sections, _ = _tool_sections(reading, results)
+    sections = [t for t in (_without(s, unknown) for s in sections) if t]
     if lead is None and _probe_unavailable(reading, results):
         from assistant.agent.offline.skills.probe_gpus import how_to_check
 
@@ -653,7 +697,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)
-        at = int(reading.injection) + int(premise or verdict)
+        at = int(reading.injection) + int(bool(unknown)) + int(premise or verdict)
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):
             text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)
@@ -668,14 +712,14 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if others:
             parts.append(_quotes(others, lang))
             used = used + [p for _, p in others]
-    elif sections and only_unknown:
-        # The card is unknown, but the question may still be answered by an entry about it.
-        numbers = {
-            n for card in reading.entities.unknown_gpus for n in re.findall(r"\d{2,5}", card)
-        }
-        about_card = [
-            p for p in passages if numbers & set(re.findall(r"\d{2,5}", str(p.get("text"))))
+    elif (sections or unknown) and only_unknown:
+        # The card is unknown, but the question may still be answered by a passage that names it
+        # as written ('RTX 5090 Ti' is not the RTX 5090).
+        names = [
+            re.compile(r"(?<!\w)" + r"\s*".join(map(re.escape, card.split())) + r"(?!\w)", re.I)
+            for card in reading.entities.unknown_gpus
         ]
+        about_card = [p for p in passages if any(n.search(str(p.get("text"))) for n in names)]
         text, used = _knowledge_answer(about_card, reading)
         if text:
             parts.insert(len(parts) - len(sections), text)

@@ -46,14 +46,22 @@ def rental_rates(ent: Entities, text: str) -> list[float]:
 
 
 def render_unknown(name: str, suggestions: list[str], lang: Lang) -> str:
-    """A card the catalog does not know: said plainly, with near names."""
+    """A card that neither the catalog nor the long-tail database knows: said plainly, as a card
+    that may not exist, with near names."""
+    from assistant.knowledge.gpus import load_catalog
+    from assistant.knowledge.longtail import long_tail_rows
+
+    known = num(len(load_catalog().gpus) + len(long_tail_rows().rows), lang, 0)
     near = ", ".join(suggestions[:5])
     text = pick(
         lang,
-        f"**{name}** is not in the GPU catalog, so I give no specifications or verdict for it "
-        "(I never invent a card).",
-        f"**{name}** n'est pas dans le catalogue de GPU : je ne donne donc ni caractéristiques ni "
-        "verdict pour cette carte (je n'invente jamais de carte).",
+        f"**I know no GPU called {name}**: it is in none of the {known} cards of my catalog and "
+        "GPU database, so it may not exist, or it is written differently. I give no "
+        "specifications or verdict for it (I never invent a card).",
+        f"**Je ne connais aucun GPU nommé {name}** : il ne figure parmi aucune des {known} cartes "
+        "de mon catalogue et de ma base de GPU, il n'existe donc peut-être pas, ou il s'écrit "
+        "autrement. Je ne donne ni caractéristiques ni verdict pour cette carte (je n'invente "
+        "jamais de carte).",
     )
     if near:
         text += pick(lang, f" Did you mean: {near}?", f" Vouliez-vous dire : {near} ?")

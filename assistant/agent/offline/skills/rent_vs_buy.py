@@ -25,6 +25,7 @@ from assistant.agent.offline.skills.rent_vs_buy_leads import (
     use_words,
 )
 from assistant.agent.offline.texts import bullet_list, money, num, pick
+from assistant.agent.offline.usage import always_on, continuous_job
 from assistant.language import Lang
 from assistant.tools.buy import RentVsBuy
 from assistant.tools.cost_base import DAYS_PER_MONTH
@@ -130,6 +131,23 @@ def _head(result: RentVsBuy, gpu: str, lang: Lang, period: str | None = None) ->
     return head
 
 
+def _daily_use_assumed(result: RentVsBuy, question: str, lang: Lang) -> str:
+    """The daily use the figures take when the question gives no daily rate, and why."""
+    if always_on(question):
+        return ""  # '24/7' is a daily use
+    if continuous_job(question):
+        return pick(
+            lang,
+            " (A job that runs for days or months runs day and night: 24 h a day assumed.)",
+            " (Un calcul qui dure des jours ou des mois tourne jour et nuit : 24 h par jour supposées.)",
+        )
+    return pick(
+        lang,
+        f" (Daily use not given: {num(result.hours_per_day, lang)} h a day assumed.)",
+        f" (Usage quotidien non précisé : {num(result.hours_per_day, lang)} h par jour supposées.)",
+    )
+
+
 def _period_words(question: str) -> str | None:
     """The calendar span the question totals over, as written ('3 ans', 'two years')."""
     span = next(
@@ -150,11 +168,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
         gpu = f"{result.gpu_count} × {gpu}"
     head = _head(result, gpu, lang, _period_words(question) if result.period_hours else None)
     if not any(d.per_day for d in parse_durations(question)) and result.utilisation == 1:
-        head += pick(
-            lang,
-            f" (Daily use not given: {num(result.hours_per_day, lang)} h a day assumed.)",
-            f" (Usage quotidien non précisé : {num(result.hours_per_day, lang)} h par jour supposées.)",
-        )
+        head += _daily_use_assumed(result, question, lang)
         head += _daily_use_needed(result.break_even_hours, lang)
     if _PRICE.search(question) and not mentions_rent(question) and result.purchase_price:
         price = money(result.purchase_price, cur, lang)

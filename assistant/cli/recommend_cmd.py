@@ -30,7 +30,8 @@ def register(sub: Any) -> None:
             "gpu-advisor recommend --budget 800 --mode buy --workload lora | "
             "gpu-advisor recommend --budget 200 --mode rent --part 8 | "
             "gpu-advisor recommend --feature tcgen05 --json | "
-            "gpu-advisor recommend --budget 1000 --max-power 200 'learn GPU programming'"
+            "gpu-advisor recommend --budget 1000 --max-power 200 'learn GPU programming' | "
+            "gpu-advisor recommend --among 'RTX 3090' --among 'RTX 4070 Ti Super' --workload lora"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -53,6 +54,13 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--form", choices=("desktop", "cloud", "any"), default="any")
     p.add_argument("--limit", type=int, default=5, help="how many options (default 5)")
+    p.add_argument(
+        "--among",
+        action="append",
+        default=[],
+        metavar="GPU",
+        help="choose only among these cards (repeat the flag); each one left out says why",
+    )
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -76,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             "max_power_w": args.max_power,
             "form": args.form,
             "limit": args.limit,
+            "candidates": args.among,
         }
     )
     result = recommend(query)
@@ -104,6 +113,7 @@ def _human(r: Any) -> str:
             else "nothing to rent"
         )
         lines.append(f"Cheapest for {c.topic_name}: {buy}; {rent}.")
+    lines.extend(f"- {n}" for n in r.left_out)
     if r.notes:
         lines.append("")
         lines.extend(f"- {n}" for n in r.notes)

@@ -102,3 +102,13 @@ def test_factual_answer_carries_a_tool_result_and_a_citation() -> None:
 def test_answer_language_follows_the_question() -> None:
     assert ask("Combien coûte une H100 pendant 10 heures ?").language == "fr"
     assert ask("How much is an H100 for 10 hours?").language == "en"
+
+
+def test_a_choice_between_named_cards_picks_one_of_them() -> None:
+    answer = ask(
+        "RTX 3060 12GB or RTX 4060 8GB for learning deep learning, which one should I buy?"
+    )
+    first = answer.text.split("\n")[0]
+    assert first.startswith("**Between GeForce RTX 3060 12GB and GeForce RTX 4060, take the")
+    assert "5060" not in answer.text and "4060 Ti" not in answer.text  # no card nobody named
+    assert "GeForce RTX 4060 is left out" in answer.text

@@ -103,3 +103,27 @@ def test_every_option_carries_sources_and_a_price() -> None:
         assert o.sources and o.within_budget
         assert (o.price_low if o.kind == "buy" else o.rate_per_hour) is not None
     assert r.sources
+
+
+def test_the_choice_is_limited_to_the_cards_named() -> None:
+    from assistant.tools.recommend import RecommendQuery, recommend
+
+    r = recommend(
+        RecommendQuery(
+            mode="buy", workload="training", candidates=["RTX 3060 12GB", "RTX 4060", "RTX 9999"]
+        )
+    )
+    assert r.candidates == ["GeForce RTX 3060 12GB", "GeForce RTX 4060"]
+    assert [o.gpu for o in r.options] == ["GeForce RTX 3060 12GB"]
+    assert "Of the cards named, best option" in r.summary
+    assert any(n.startswith("GeForce RTX 4060 is left out") and "8 GB" in n for n in r.left_out)
+    assert any("'RTX 9999' is not in the GPU catalog" in n for n in r.notes)
+
+
+def test_a_named_card_of_another_maker_is_weighed() -> None:
+    from assistant.tools.recommend import RecommendQuery, recommend
+
+    r = recommend(RecommendQuery(mode="buy", workload="llm_inference", model_params_b=8,
+                                 candidates=["RX 7900 XTX", "RTX 4090"]))  # fmt: skip
+    weighed = {o.gpu for o in r.options} | {n.split(" is left out")[0] for n in r.left_out}
+    assert "Radeon RX 7900 XTX" in weighed  # not dropped for not running CUDA

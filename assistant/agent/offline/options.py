@@ -361,7 +361,7 @@ def weigh_options(reading: Reading, results: list[ToolResult]) -> tuple[str, set
     lang = reading.language
     with_goal = weigh_with_goal(reading, results, lang)
     if with_goal:
-        return with_goal, {"workload_fit", "gpu_compare"}
+        return with_goal, {"workload_fit", "gpu_compare", "recommend_gpus"}
     without = weigh_without_goal(reading, results, lang)
     if not without:
         return None

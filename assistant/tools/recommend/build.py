@@ -25,6 +25,7 @@ from assistant.tools.recommend.rank import (
     arrange,
     build_candidates,
     closest,
+    named_candidates,
 )
 
 MAX_OPTION_SOURCES = 6
@@ -34,7 +35,7 @@ def build_recommendation(
     q: RecommendQuery, goal: Goal, currency: Currency, rate: float, assumptions: list[str]
 ) -> Recommendation:
     """The options within budget (else the closest), with notes, free tiers and cheapest cards."""
-    candidates, notes = build_candidates(q, goal, currency, rate)
+    candidates, notes, left_out = build_candidates(q, goal, currency, rate)
     fitting = [c for c in candidates if c.within_budget]
     picked = arrange(fitting, goal, q.limit) if not goal.problems else []
     near = closest(candidates) if not picked and not goal.problems else []
@@ -67,6 +68,8 @@ def build_recommendation(
         notes=_unique(notes),
         assumptions=_unique([*assumptions, *goal.assumptions, *standing_assumptions(q)]),
         suggestions=goal.suggestions,
+        candidates=list(named_candidates(q)[0] or {}),
+        left_out=left_out,
         sources=dedupe_sources(all_sources),
     )
 
@@ -193,12 +196,13 @@ def _summary(
             return lead + " Nothing else is needed to start."
     if options:
         first = options[0]
-        head = f"Best option{what}: {_verb(first)} {first.gpu} ({option_price(first, currency)})."
+        among = "Of the cards named, best option" if q.candidates else "Best option"
+        head = f"{among}{what}: {_verb(first)} {first.gpu} ({option_price(first, currency)})."
         rest = [f"{_verb(o)} {o.gpu}" for o in options[1:3]]
         text = head + (" Then: " + "; ".join(rest) + "." if rest else "")
         return f"{lead} {text}" if free_all else text
-    budget = _money(q.budget, currency) if q.budget is not None else "no budget limit"
-    text = f"Nothing fits {budget}{what} with these constraints."
+    budget = f" {_money(q.budget, currency)}" if q.budget is not None else ""
+    text = f"Nothing fits{budget}{what} with these constraints."
     if nearest:
         text += f" Closest: {_verb(nearest[0])} {nearest[0].gpu} ({option_price(nearest[0], currency)})."
     if free and free[0].covers:

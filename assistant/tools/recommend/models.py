@@ -4,7 +4,7 @@ module of `assistant.tools.recommend` imports from here, and this imports nothin
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -19,6 +19,7 @@ Kind = Literal["buy", "rent"]
 Workload = Literal["lora", "qlora", "flux", "llm_inference", "training"]
 
 MAX_POWER_W = 5_000
+MAX_CANDIDATES = 8
 
 
 class RecommendQuery(MoneyQuery):
@@ -80,6 +81,12 @@ class RecommendQuery(MoneyQuery):
         description="desktop (a card you own), cloud (rented), or any; narrows `mode`",
     )
     limit: int = Field(default=5, ge=1, le=20, description="How many options to return")
+    candidates: list[Annotated[str, Field(max_length=100)]] = Field(
+        default_factory=list,
+        max_length=MAX_CANDIDATES,
+        description="Choose only among these cards, as written: the ones the asker is weighing "
+        "('3060 12GB or 4060?'); each one left out is said with the reason",
+    )
 
     @field_validator("budget")
     @classmethod
@@ -190,4 +197,10 @@ class Recommendation(BaseModel):
     )
     assumptions: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list, description="Near names for unknown input")
+    candidates: list[str] = Field(
+        default_factory=list, description="The cards the choice was limited to (catalog names)"
+    )
+    left_out: list[str] = Field(
+        default_factory=list, description="Why each of those cards is not an option, if any"
+    )
     sources: list[Source] = Field(default_factory=list)

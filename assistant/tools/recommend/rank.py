@@ -88,6 +88,11 @@ def _fit_tier(card: GpuCard, goal: Goal) -> tuple[bool, int | None]:
     return False, None
 
 
+def _pool(named: dict[str, GpuCard] | None) -> tuple[GpuCard, ...]:
+    """The cards to weigh: the priced ones, or only the ones the asker named (priced or not)."""
+    return priced_cards() if named is None else tuple(named.values())
+
+
 @lru_cache(maxsize=1)
 def priced_cards() -> tuple[GpuCard, ...]:
     """Catalog cards with at least one purchase or rental price row, in catalog order."""
@@ -107,15 +112,55 @@ def _purchase(
     return min(found, key=lambda pair: pair[0].low) if found else None
 
 
+def named_candidates(q: Any) -> tuple[dict[str, GpuCard] | None, list[str]]:
+    """The cards the choice is limited to (by catalog name), or None for no limit; and a note for
+    each name no catalog knows."""
+    from assistant.knowledge.matching import match_gpu
+
+    if not q.candidates:
+        return None, []
+    named: dict[str, GpuCard] = {}
+    notes = []
+    for written in q.candidates:
+        card = match_gpu(written).gpu
+        if card is None:
+            notes.append(f"{written!r} is not in the GPU catalog, so it is not weighed.")
+        else:
+            named.setdefault(card.name, card)
+    return named, notes
+
+
+def _left_out(card: GpuCard, verdicts: dict[str, CapabilityVerdict], goal: Goal) -> str:
+    """Why a card the asker named is not an option for the goal."""
+    lacking = [
+        f"{v.topic_name or key} ({v.verdict})"
+        for key, v in verdicts.items()
+        if v.verdict not in VERDICT_POINTS
+    ]
+    if lacking:
+        return f"{card.name} is left out: " + ", ".join(lacking) + "."
+    need = goal.fit_tiers[-1].min_vram_gb if goal.fit_tiers else None
+    what = goal.model or goal.workload or "the workload"
+    if need is not None:
+        return (
+            f"{card.name} is left out: {what} needs about {need:g} GB, "
+            f"and it has {card.vram_gb:g} GB."
+        )
+    return f"{card.name} is left out: no price for it in the data."
+
+
 def build_candidates(
     q: Any, goal: Goal, currency: Currency, rate: float
-) -> tuple[list[Candidate], list[str]]:
-    """Every (card, kind) that meets the hard requirements; and why whole groups were left out."""
+) -> tuple[list[Candidate], list[str], list[str]]:
+    """Every (card, kind) that meets the hard requirements; why whole groups were left out; and,
+    when the asker named the cards to choose among, why each one left out is."""
     out: list[Candidate] = []
     skipped_power: list[str] = []
     kinds = q.kinds()
-    for card in priced_cards():
-        if (goal.workload or goal.fit_tiers) and card.vendor != "nvidia":
+    named, named_notes = named_candidates(q)
+    left_out: list[str] = []
+    for card in _pool(named):
+        if named is None and (goal.workload or goal.fit_tiers) and card.vendor != "nvidia":
             continue  # the corpus's advice for AI workloads: the CUDA ecosystem
         bought = None
         if "buy" in kinds and card.segment in BUYABLE_SEGMENTS:
@@ -124,12 +169,14 @@ def build_candidates(
         if "rent" in kinds:
             hourly = hourly_price_range(card.name, currency=currency, usd_per_eur=rate)
         if bought is None and hourly is None:
+            if named is not None:
+                left_out.append(f"{card.name} is left out: no price for it in the data.")
             continue
         verdicts = {t.key: assess(card, t) for t in goal.topics}
-        if any(v.verdict not in VERDICT_POINTS for v in verdicts.values()):
-            continue
         ok, tier = _fit_tier(card, goal)
-        if not ok:
+        if any(v.verdict not in VERDICT_POINTS for v in verdicts.values()) or not ok:
+            if named is not None:
+                left_out.append(_left_out(card, verdicts, goal))
             continue
         groups, n_features = _groups(card, goal)
         points = sum(VERDICT_POINTS[v.verdict] for v in verdicts.values())
@@ -160,14 +207,14 @@ def build_candidates(
                     **base,
                 )
             )
-    notes = []
+    notes = list(named_notes)
     if skipped_power:
         notes.append(
             f"Left out for drawing more than {q.max_power_w} W (or an unknown board power): "
             + ", ".join(skipped_power)
             + "."
         )
-    return out, notes
+    return out, notes, left_out
 
 
 def sort_key(c: Candidate, goal: Goal) -> tuple[float, ...]:

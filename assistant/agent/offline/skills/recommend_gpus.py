@@ -151,12 +151,30 @@ def _rent_total(result: Recommendation, question: str, lang: Lang) -> str:
     )
 
 
+def _named_pick(result: Recommendation, lang: Lang) -> str:
+    """Among the cards the asker named: the pick, why each other one is behind or left out."""
+    first, rest = result.options[0], result.options[1:]
+    *others, last = result.candidates
+    named = pick(lang, f"{', '.join(others)} and {last}", f"{', '.join(others)} et {last}")
+    head = pick(
+        lang,
+        f"**Between {named}, take the {first.gpu}.**",
+        f"**Entre {named}, prenez la {first.gpu}.**",
+    )
+    lines = [head, f"1. {_option_line(first, lang, result.currency)}"]
+    lines += [f"{i}. {_option_line(o, lang, result.currency)}" for i, o in enumerate(rest[:2], 2)]
+    out = [c for c in (in_language(c, lang) for c in result.left_out) if c]
+    return "\n".join(lines) + ("\n\n" + bullet_list(out) if out else "")
+
+
 def render(result: Recommendation, question: str, lang: Lang) -> str:
     """The ranked picks (or the closest when nothing fits), what the first can't do, the notes;
     with the cost of the asker's hours first when they rent."""
     currency = result.currency
     lines = [_rent_total(result, question, lang), _small_budget_note(question, lang)]
-    if result.options:
+    if result.candidates and result.options:
+        lines.append(_named_pick(result, lang))
+    elif result.options:
         lines.append(pick(lang, "**Recommended:**", "**Recommandations :**"))
         lines.append(
             "\n".join(
@@ -231,7 +249,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
          "guide_part": part if not features else None, "feature": features[0] if features else None,
          "workload": _workload(ent), "model": ent.models[0] if ent.models else None,
          "model_params_b": ent.model_size_b if not ent.models else None,
-         "condition": ent.condition, "max_power_w": int(ent.power_w) if ent.power_w else None}
+         "condition": ent.condition, "max_power_w": int(ent.power_w) if ent.power_w else None,
+         "candidates": ent.gpus if ent.options and len(ent.gpus) >= 2 else []}
     ]  # fmt: skip
 
 

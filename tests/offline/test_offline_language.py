@@ -77,3 +77,14 @@ def test_french_accents_alone_stay_french() -> None:
         detect_language("Ça marche sur une RTX 4090 ? Ma carte graphique est-elle compatible ?")
         == "fr"
     )
+
+
+def test_latin_words_inside_cjk_text_are_read() -> None:
+    from assistant.agent.offline.entities import extract_entities
+    from assistant.language import separate_scripts
+
+    text = separate_scripts("我的RTX 3060 12GB能跑Qwen2.5 14B吗？")
+    assert text == "我的 RTX 3060 12GB 能跑 Qwen2.5 14B 吗?"
+    ent = extract_entities(text)
+    assert ent.gpus == ["GeForce RTX 3060 12GB"] and ent.models == ["Qwen2.5 14B"]
+    assert separate_scripts("Une RTX 4090 à 1 800 € ?") == "Une RTX 4090 à 1 800 € ?"

@@ -20,7 +20,7 @@ from assistant.agent.offline.intents import (
 )
 from assistant.agent.offline.safety import has_injection, strip_injection
 from assistant.agent.offline.spelling import correct_typos
-from assistant.language import Lang, detect_language
+from assistant.language import Lang, detect_language, separate_scripts
 
 _FOLLOW_UP = re.compile(
     r"^\W*(?:and|what about|how about|same|what if|and if|also|ok(?:ay)?,? and|then|et|quid|pareil|idem|"
@@ -141,7 +141,8 @@ def read_turn(conversation: Conversation) -> Reading:
     return _read_cached(question, history)
 
 
-def _read(question: str, history: list[tuple[str, str]]) -> Reading:
+def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
+    question = separate_scripts(asked)
     previous = _previous_user_turns(history)
     default_lang = detect_language(previous[-1]) if previous else "en"
     language = detect_language(question, default=default_lang)

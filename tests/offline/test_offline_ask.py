@@ -112,3 +112,22 @@ def test_a_choice_between_named_cards_picks_one_of_them() -> None:
     assert first.startswith("**Between GeForce RTX 3060 12GB and GeForce RTX 4060, take the")
     assert "5060" not in answer.text and "4060 Ti" not in answer.text  # no card nobody named
     assert "GeForce RTX 4060 is left out" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        (
+            "How many H100s do I need to serve Llama 3.1 70B to 50 concurrent users with 8k context?",
+            "**By memory: 4 × H100 SXM5 80GB at bf16",
+        ),
+        (
+            "Combien de H100 pour servir Llama 3.1 70B à 20 utilisateurs simultanés ?",
+            "**Pour la mémoire : 3 × H100 SXM5 80GB en bf16",
+        ),
+    ],
+)
+def test_how_many_cards_counts_every_request_served_at_once(question: str, first: str) -> None:
+    answer = ask(question)
+    assert answer.text.startswith(first), answer.text[:300]
+    assert "sequences at once" in answer.text or "séquences à la fois" in answer.text

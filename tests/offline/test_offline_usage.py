@@ -167,3 +167,16 @@ def test_owning_or_learning_for_months_is_no_continuous_job(text: str) -> None:
 def test_a_daily_rate_wins_over_a_job_span() -> None:
     ent = extract_entities("I train for 2 hours a day over 6 months")
     assert ent.hours_per_day == 2.0
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("serve it to 50 concurrent users", 50),
+        ("20 requêtes simultanées", 20),
+        ("10 users at the same time", 10),
+        ("a team of 50 users", None),
+    ],
+)
+def test_requests_served_at_once(text: str, count: int | None) -> None:
+    assert extract_entities(text).batch_size == count

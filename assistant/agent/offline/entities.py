@@ -25,6 +25,7 @@ from assistant.agent.offline.quantities import (
 )
 from assistant.agent.offline.usage import (
     always_on,
+    concurrent_requests,
     continuous_job,
     speedup_by_card,
     utilisation,
@@ -508,6 +509,8 @@ def extract_entities(text: str) -> Entities:
     batch = _BATCH.search(text)
     if batch:
         ent.batch_size = int(batch.group(1))
+    else:
+        ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
     ent.power_options = list(power.load_options)

@@ -187,3 +187,23 @@ def continuous_job(text: str) -> bool:
     """Whether the message prices a job that runs through a span of days or months ('a 6-month
     training run', 'entraîner un modèle pendant 3 mois'): with no daily use given, all day."""
     return bool(_continuous_job_pattern().search(text))
+
+
+@lru_cache(maxsize=1)
+def _concurrent_pattern() -> re.Pattern[str]:
+    words = _lists()["concurrent"]
+    units, simultaneous = alternation(words["units"]), alternation(words["words"])
+    return re.compile(
+        rf"(?<![\w.,])(?P<n>\d{{1,5}})\s+(?P<before>(?:{simultaneous})\s+)?(?:{units})\b"
+        rf"(?P<after>\s+(?:{simultaneous})\b)?",
+        re.IGNORECASE,
+    )
+
+
+def concurrent_requests(text: str) -> int | None:
+    """How many requests are served at once ('50 concurrent users', '20 requêtes simultanées',
+    '10 users at the same time'), or None; a bare '50 users' is no count of simultaneous ones."""
+    for m in _concurrent_pattern().finditer(text):
+        if m.group("before") or m.group("after"):
+            return int(m.group("n"))
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -275,6 +277,58 @@ def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
     )
 
 
+def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'By memory: 3 × H100 at bf16, 2 at fp8, 1 at q4_k_m': the headline when the question asks
+    how many cards a model needs. A floor: every card also keeps its own CUDA context and
+    activations."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    capacity = result.capacity_gb or result.vram_gb
+    if result.multi_gpu or not result.gpu or not capacity:
+        return None
+    if "card_count" not in concepts_in(question):
+        return None
+    if all(o.total_gb <= capacity for o in result.by_precision if o.total_gb):
+        return None  # one card holds it: the plain verdict answers
+    counts = [
+        pick(
+            lang,
+            f"{math.ceil(o.total_gb / capacity)} at {o.precision} ({gb(o.total_gb, lang)})",
+            f"{math.ceil(o.total_gb / capacity)} en {o.precision} ({gb(o.total_gb, lang)})",
+        )
+        for o in result.by_precision
+        if o.total_gb and o.runs != "no"
+    ]
+    if not counts:
+        return None
+    batch = result.query.batch_size
+    setup = ", ".join(
+        x
+        for x in (
+            _model_label(result, lang),
+            pick(lang, f"{batch} sequences at once", f"{batch} séquences à la fois")
+            if batch > 1
+            else "",
+            f"{num(result.context_tokens, lang, 0)} tokens" if result.context_tokens else "",
+        )
+        if x
+    )
+    first, *rest = counts
+    listed = pick(lang, "; ", " ; ").join(
+        [f"{first.split(' ', 1)[0]} × {result.gpu} {first.split(' ', 1)[1]}", *rest]
+    )
+    return pick(
+        lang,
+        f"**By memory: {listed}** — {setup}, {gb(capacity, lang)} per card. That is a floor: each "
+        "card also keeps its own CUDA context and activations, and tensor parallelism splits the "
+        "attention heads evenly, so it usually takes a power of two of cards (2, 4, 8).",
+        f"**Pour la mémoire : {listed}** — {setup}, {gb(capacity, lang)} par carte. C'est un "
+        "minimum : chaque carte garde aussi son contexte CUDA et ses activations, et le "
+        "parallélisme de tenseurs répartit les têtes d'attention à parts égales, d'où en général "
+        "une puissance de deux de cartes (2, 4, 8).",
+    )
+
+
 def render(result: FitResult, question: str, lang: Lang) -> str:
     """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
     if result.verdict == "unknown" and not result.total_gb:
@@ -282,7 +336,8 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     colon = " : " if lang == "fr" else ": "
     lines = [
         (
-            _precision_head(result, question, lang)
+            _count_head(result, question, lang)
+            or _precision_head(result, question, lang)
             or _way_head(result, question, lang)
             or _head(result, question, lang)
         )
@@ -475,7 +530,7 @@ SKILL = Skill(
         "options",
     ),  # fmt: skip
     needs=("models", "model_size_b"),
-    concepts=("fit", "model_task"),
+    concepts=("fit", "model_task", "card_count"),
     fallback="recommend_gpus",
     combine=combine,
 )

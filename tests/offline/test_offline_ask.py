@@ -131,3 +131,11 @@ def test_how_many_cards_counts_every_request_served_at_once(question: str, first
     answer = ask(question)
     assert answer.text.startswith(first), answer.text[:300]
     assert "sequences at once" in answer.text or "séquences à la fois" in answer.text
+
+
+def test_the_electricity_of_a_job_is_totalled_over_its_length() -> None:
+    answer = ask(
+        "What's the electricity cost of a 3-month training run on 4 RTX 3090 at 0.30 EUR/kWh?"
+    )
+    assert answer.text.startswith("**Over 3 months: €")
+    assert "24 h a day" in answer.text  # a training run does not stop at night

@@ -180,3 +180,8 @@ def test_a_daily_rate_wins_over_a_job_span() -> None:
 )
 def test_requests_served_at_once(text: str, count: int | None) -> None:
     assert extract_entities(text).batch_size == count
+
+
+def test_training_some_days_a_week_is_no_continuous_job() -> None:
+    assert not continuous_job("I train 3 days a week")
+    assert continuous_job("entraîner 2 semaines sur une 4090")

@@ -177,7 +177,8 @@ def _continuous_job_pattern() -> re.Pattern[str]:
     span = rf"(?:{_NUMBER}|a|an|one|un|une)\s*-?\s*(?:{spans})"
     return re.compile(
         rf"(?<![\w-])(?:{tasks})(?![\w-])[^.?!\n]{{0,40}}?"
-        rf"(?<![\w-])(?:for|during|over|pendant|durant|de|d')\s*(?:about\s+|environ\s+)?{span}\b"
+        rf"(?<![\w-])(?:(?:for|during|over|pendant|durant|de|d')\s*)?(?:about\s+|environ\s+)?"
+        rf"{span}\b(?!\s*(?:a|an|per|par|each|every|chaque|/)\s*(?:week|month|semaine|mois)\b)"
         rf"|(?<![\w.,])\b{span}\s+(?:of\s+|d'|de\s+)?(?:{tasks})(?![\w-])",
         re.IGNORECASE,
     )
@@ -186,6 +187,8 @@ def _continuous_job_pattern() -> re.Pattern[str]:
 def continuous_job(text: str) -> bool:
     """Whether the message prices a job that runs through a span of days or months ('a 6-month
     training run', 'entraîner un modèle pendant 3 mois'): with no daily use given, all day."""
+    if working_days(text) is not None:
+        return False  # '3 days a week' is a pattern of use, not a job running through a span
     return bool(_continuous_job_pattern().search(text))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from assistant.agent.offline.texts import in_language, num, pick
@@ -125,3 +126,20 @@ def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None
     if len(rates) > 1 and len(rates) == len(cards):
         return rates[index]
     return rates[0] if rates else None
+
+
+def period_span(question: str) -> tuple[str | None, float | None]:
+    """The calendar span the question totals over, as written ('3 ans', 'a 3-month run'), with
+    its hours; (None, None) when it gives none."""
+    from assistant.agent.offline.numbers import parse_durations
+
+    span = next(
+        (d for d in parse_durations(question) if d.hours and d.unit not in ("hour", "minute")),
+        None,
+    )
+    if span is None:
+        return None, None
+    written = span.text.replace("-", " ")  # 'a 3-month run' → '3 month'
+    if re.fullmatch(r"\d+(?:[.,]\d+)? (?:day|week|month|year)", written) and span.count > 1:
+        written += "s"
+    return written, span.hours

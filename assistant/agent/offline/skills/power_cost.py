@@ -12,6 +12,7 @@ from assistant.agent.offline.skills.common import (
     currency_of,
     electricity_price,
     named_cards,
+    period_span,
     render_unknown,
     rental_rates,
 )
@@ -101,6 +102,16 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
     )
 
 
+def _span_total(result: PowerCost, question: str, lang: Lang) -> str:
+    """'Over 3 months: €907': the electricity of the whole span the question gives (a job's
+    length), before the daily, monthly and yearly figures."""
+    words, hours = period_span(question)
+    if words is None or hours is None or result.cost_per_day is None:
+        return ""
+    total = money(result.cost_per_day * hours / 24, result.currency, lang)
+    return pick(lang, f"**Over {words}: {total}.** ", f"**Sur {words} : {total}.** ")
+
+
 def render(result: PowerCost, question: str, lang: Lang) -> str:
     """The asked period's cost first (a year when the question asks per year), then the rest; an
     energy figure the question states about this card is checked first."""
@@ -111,7 +122,7 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
             return render_unknown(result.gpu, result.suggestions, lang)
         return pick(lang, result.summary, result.summary_fr)
     asked = extract_entities(question)
-    text = _lead(result, asks_per_year(question), lang)
+    text = _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
         text = check_energy(result, asked.energy_kwh, asked.energy_period, lang) + "\n\n" + text
     rent = _rent_line(result, lang)

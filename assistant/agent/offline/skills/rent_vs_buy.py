@@ -16,6 +16,7 @@ from assistant.agent.offline.skills.common import (
     electricity_price,
     hourly_rates,
     named_cards,
+    period_span,
     price_unknown,
 )
 from assistant.agent.offline.skills.rent_vs_buy_leads import (
@@ -148,15 +149,6 @@ def _daily_use_assumed(result: RentVsBuy, question: str, lang: Lang) -> str:
     )
 
 
-def _period_words(question: str) -> str | None:
-    """The calendar span the question totals over, as written ('3 ans', 'two years')."""
-    span = next(
-        (d for d in parse_durations(question) if d.hours and d.unit not in ("hour", "minute")),
-        None,
-    )
-    return span.text if span is not None else None
-
-
 def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     """The break-even (or that renting stays cheaper), the daily use it needs, then the figures."""
     unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
@@ -166,7 +158,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     gpu = result.gpu or "?"
     if result.gpu_count > 1:
         gpu = f"{result.gpu_count} × {gpu}"
-    head = _head(result, gpu, lang, _period_words(question) if result.period_hours else None)
+    head = _head(result, gpu, lang, period_span(question)[0] if result.period_hours else None)
     if not any(d.per_day for d in parse_durations(question)) and result.utilisation == 1:
         head += _daily_use_assumed(result, question, lang)
         head += _daily_use_needed(result.break_even_hours, lang)

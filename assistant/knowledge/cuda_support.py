@@ -23,10 +23,11 @@ _VERSION = r"^\d{1,2}\.\d{1,2}$"
 Runs = Literal["sass", "ptx"]
 
 
-def version_key(version: str) -> tuple[int, int]:
-    """'12.9' → (12, 9); '13' → (13, 0)."""
-    major, _, minor = version.partition(".")
-    return int(major), int(minor or 0)
+def version_key(version: str) -> tuple[int, ...]:
+    """A version's numbers, in order, for comparing: '12.9' → (12, 9); '13' → (13, 0); a driver's
+    '525.60.13' → (525, 60, 13)."""
+    parts = tuple(int(p) for p in re.findall(r"\d+", version))
+    return parts + (0,) * (2 - len(parts))
 
 
 class ArchSupport(BaseModel):

@@ -65,6 +65,11 @@ class CapabilityVerdict(BaseModel):
         "(ROCm/HIP, oneAPI/SYCL and PyTorch XPU, Metal/MPS/MLX)",
     )
     instead_fr: str | None = Field(default=None, description="The same advice in French")
+    cuda_only: bool = Field(
+        default=False,
+        description="The topic is a CUDA feature the card's maker has no form of, so `instead` "
+        "is the way to it (False for an AMD card's BF16/FP8/FP4, which its own matrix cores do)",
+    )
     guide_fit: str | None = Field(
         default=None, description="What of the guide such a card can follow"
     )
@@ -156,7 +161,7 @@ def assess(card: Any, topic: Topic) -> CapabilityVerdict:
         return CapabilityVerdict(
             **base, verdict="yes", reasons=[topic.baseline or "No GPU needed."], sources=sources
         )
-    if vendor == "amd" and topic.key in AMD_MATRIX_FORMATS:
+    if _own_form(vendor, topic):
         return _amd_matrix_format(card, topic, base, sources)
     if vendor not in topic.vendors:
         return _other_vendor(card, vendor, topic, base, sources)
@@ -327,6 +332,12 @@ def _other_vendor(
     )
 
 
+def _own_form(vendor: str, topic: Topic) -> bool:
+    """Whether this maker's cards have their own form of the topic: an AMD card's BF16, FP8 or
+    FP4, which its gfx target's matrix instructions decide."""
+    return vendor == "amd" and topic.key in AMD_MATRIX_FORMATS
+
+
 def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> CapabilityVerdict:
     """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target and ROCm support
     (AMD), and what of the guide it can follow."""
@@ -343,7 +354,9 @@ def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> Capabili
         "guide_fit": stack.guide_en,
         "guide_fit_fr": stack.guide_fr,
     }
-    if card.vendor not in topic.vendors:
+    cuda_only = card.vendor not in topic.vendors and not _own_form(card.vendor, topic)
+    update["cuda_only"] = cuda_only
+    if cuda_only:
         reasons.append(f"Instead of CUDA ({stack.name}): {stack.instead_en}")
         reasons.append(stack.guide_en)
         sources.extend(stack.sources)

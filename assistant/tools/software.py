@@ -210,11 +210,6 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     )
 
 
-def _driver_key(version: str) -> tuple[int, ...]:
-    """'525.60.13' → (525, 60, 13): driver versions have up to three parts."""
-    return tuple(int(p) for p in re.findall(r"\d+", version))
-
-
 def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupportResult:
     """A toolkit that builds for the card still needs a driver of its major release: by CUDA's
     minor-version compatibility, the X.0 minimum on Linux. An installed driver older than that
@@ -224,7 +219,7 @@ def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupp
     major = get_toolkit(f"{parsed.toolkit.split('.')[0]}.0")
     if major is None or not major.driver_linux:
         return result
-    if _driver_key(parsed.driver) >= _driver_key(major.driver_linux):
+    if version_key(parsed.driver) >= version_key(major.driver_linux):
         return result
     series = f"CUDA {parsed.toolkit.split('.')[0]}.x"
     return result.model_copy(

@@ -153,3 +153,11 @@ def test_an_amd_card_s_number_formats_come_from_its_matrix_instructions(
     assert not any("NVIDIA CUDA feature" in r for r in v.reasons)
     assert any("matrix instructions" in r for r in v.reasons)
     assert v.sources
+    assert not v.cuda_only  # its own matrix cores, not a CUDA feature it lacks
+    assert not any(r.startswith("Instead of CUDA") for r in v.reasons)
+
+
+def test_a_cuda_feature_on_another_maker_s_card_says_what_to_use_instead() -> None:
+    v = check_capability(CapabilityQuery(gpu="RX 7900 XTX", topic="wgmma"))
+    assert v.verdict == "no" and v.cuda_only
+    assert v.instead and any(r.startswith("Instead of CUDA") for r in v.reasons)

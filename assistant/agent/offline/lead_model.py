@@ -111,24 +111,23 @@ class LeadModel:
 
     def choice(self, options: Options) -> tuple[str, float] | None:
         """The most likely entry and its probability, or None when "no entry" is most likely."""
-        import numpy as np
-
-        if not options.candidates:
-            return None
-        probs = self.probabilities(options)
-        best = int(np.argmax(probs))
-        if best == len(options.candidates):
-            return None
-        return options.candidates[best].entry_id, float(probs[best])
+        return self._likeliest(options, with_none=True)
 
     def nearest(self, options: Options) -> tuple[str, float] | None:
         """The most likely entry and its probability, even when "no entry" is likelier."""
+        return self._likeliest(options, with_none=False)
+
+    def _likeliest(self, options: Options, with_none: bool) -> tuple[str, float] | None:
+        """The likeliest candidate and its probability; None when there is none, or when "no
+        entry" wins and counts (`with_none`)."""
         import numpy as np
 
         if not options.candidates:
             return None
         probs = self.probabilities(options)
-        best = int(np.argmax(probs[:-1]))
+        best = int(np.argmax(probs if with_none else probs[:-1]))
+        if best == len(options.candidates):
+            return None
         return options.candidates[best].entry_id, float(probs[best])
 
     def to_json(self, extra: dict[str, object]) -> str:

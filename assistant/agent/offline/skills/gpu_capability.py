@@ -16,7 +16,7 @@ from assistant.agent.offline.texts import (
     verdict_word,
 )
 from assistant.language import Lang
-from assistant.tools.capability import AMD_MATRIX_FORMATS, CapabilityVerdict
+from assistant.tools.capability import CapabilityVerdict
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -81,7 +81,7 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
     cc = f", CC {result.compute_capability}" if result.compute_capability else ""
     where = f" (`{target}`{cc})" if target else ""
     head = f"**{verdict_word(result.verdict, lang)}** — {result.gpu}{where} × {topic}"
-    if result.instead and result.verdict != "yes" and result.topic not in AMD_MATRIX_FORMATS:
+    if result.cuda_only and result.verdict != "yes":
         head += pick(
             lang, ": CUDA runs only on NVIDIA GPUs", " : CUDA ne tourne que sur les GPU NVIDIA"
         )

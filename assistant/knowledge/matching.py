@@ -453,7 +453,8 @@ def _scan(
         indexes.append(_long_tail_index())
     max_len = 6
     toks = [t for t, _, _ in spans]
-    singles = {k[0] for idx in indexes for k in idx if len(k) == 1}
+    # 'H100s', 'T4s' are plurals of curated names; 'k8s' is no plural of a long-tail 'K8'
+    singles = {k[0] for k in indexes[0] if len(k) == 1}
     toks = [
         t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]

@@ -199,6 +199,15 @@ class MemoryRules(BaseModel):
     multi_gpu_sources: list[Source] = Field(default_factory=list)
     offload_ram_fraction: float = Field(default=0.75, gt=0, le=1)
     offload_sources: list[Source] = Field(default_factory=list)
+    unified_gpu_share: float = Field(default=1.0, gt=0, le=1)
+    unified_gpu_share_small: float = Field(default=1.0, gt=0, le=1)
+    unified_small_up_to_gb: float = 0.0
+    unified_sources: list[Source] = Field(default_factory=list)
+
+    def unified_share(self, memory_gb: float) -> float:
+        """The share of a Mac's unified memory its GPU may use by default."""
+        small = memory_gb <= self.unified_small_up_to_gb
+        return self.unified_gpu_share_small if small else self.unified_gpu_share
 
     def format(self, name: str) -> PrecisionFormat | None:
         """The format called `name` or one of its aliases (case and separators ignored)."""
@@ -307,6 +316,7 @@ def load_memory_rules() -> MemoryRules:
     from assistant.knowledge.loader import read_toml_table
 
     doc = read_toml_table(RULES_FILE)
+    unified = doc.get("unified_memory", {})
     sections = ("kv_cache", "overhead", "training", "diffusion")
     return MemoryRules(
         formats=[PrecisionFormat.model_validate(f) for f in doc["format"]],
@@ -341,6 +351,10 @@ def load_memory_rules() -> MemoryRules:
         offload_sources=[
             Source.model_validate(x) for x in doc.get("offload", {}).get("sources", [])
         ],
+        unified_gpu_share=unified.get("gpu_share", 1.0),
+        unified_gpu_share_small=unified.get("gpu_share_small", 1.0),
+        unified_small_up_to_gb=unified.get("small_up_to_gb", 0.0),
+        unified_sources=[Source.model_validate(x) for x in unified.get("sources", [])],
     )
 
 

@@ -12,9 +12,12 @@ from importlib import resources
 
 from pydantic import BaseModel
 
+from assistant.knowledge.gpu_names import vocabulary
 from assistant.knowledge.names import fold
 
 ROLES_FILE = "card_roles.toml"
+# How far before a card's name its memory size may be written ('my 64GB MacBook Pro M3 Max')
+BEFORE_WINDOW = 24
 
 
 class CardRoleWords(BaseModel):
@@ -53,7 +56,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
         rf"^\s*[(,\-]?\s*(?:(?:{_words(words.memory_links)})\s*)?{size}{not_card}", re.I
     )
     inside = re.compile(rf"{size}{not_card}", re.I)
-    before = re.compile(rf"{size}\s*$", re.I)
+    # 'my 64GB MacBook Pro M3 Max': a machine line may stand between the size and the chip
+    lines = "|".join(rf"{a}\s*{b}" for a, b in sorted(vocabulary().machine_lines))
+    before = re.compile(rf"{size}\s*(?:(?:{lines})\s*)?$", re.I)
     return options, after, inside, before
 
 
@@ -69,7 +74,7 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
         m = (
             inside.search(folded, span.start, span.end)
             or after.match(folded[span.end : span.end + 32])
-            or before.search(folded[max(0, span.start - 12) : span.start])
+            or before.search(folded[max(0, span.start - BEFORE_WINDOW) : span.start])
         )
         if m:
             sizes.setdefault(span.name, set()).add(float(m.group(1).replace(",", ".")))

@@ -186,7 +186,7 @@ class Entities(BaseModel):
 _CARD_LIKE = re.compile(
     r"\b(?:(?:geforce\s+)?(?:rtx|gtx|rx|radeon|quadro|titan)\s*-?\s*(?:pro\s+)?[a-z]?\d{3,5}[a-z]?"
     r"(?:\s+(?:ti|super|xtx|xt|ada|max))?"
-    r"|(?:mi)\d{2,3}[a-z]?|[abhlv]\d{2,3}[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?)\b",
+    r"|(?:mi)\d{2,3}[a-z]?|(?:[abhl]\d{2,3}|v\d{3})[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?)\b",
     re.IGNORECASE,
 )
 _PART = re.compile(

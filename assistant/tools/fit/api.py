@@ -150,7 +150,7 @@ def _result(
         precision=setup.precision,
         context_tokens=setup.context_tokens if not (spec and spec.is_diffusion) else None,
         gpu=gpu,
-        vram_gb=slot.vram_gb if slot else query.vram_gb,
+        vram_gb=(slot.sold_gb or slot.vram_gb) if slot else query.vram_gb,
         capacity_gb=round(capacity, 2) if capacity else None,
         verdict=verdict,
         total_gb=est.total_gb,

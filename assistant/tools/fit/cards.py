@@ -35,6 +35,7 @@ class Slot:
     nvlink: bool | None = None
     origin: Literal["catalog", "size", "probe"] = "catalog"
     note: str | None = None
+    sold_gb: float | None = None  # a Mac's whole unified memory, of which vram_gb is the GPU's
 
 
 @dataclass
@@ -117,8 +118,28 @@ def _named(entries: list[str], default_count: int, vram_gb: float | None) -> Car
         if not (vram_gb or card.vram_gb):
             result.problems.append(f"The catalog has no memory size for {card.name}.")
             continue
-        result.slots.extend([_catalog_slot(card, vram_gb)] * count)
+        slot = _catalog_slot(card, vram_gb)
+        if card.vendor == "apple":  # the Mac's memory as sold, of which the GPU gets a share
+            slot = _unified_share(slot, result.notes)
+        result.slots.extend([slot] * count)
     return result
+
+
+def _unified_share(slot: Slot, notes: list[str]) -> Slot:
+    """A Mac's unified memory as its GPU may use it by default (macOS's wired-memory limit)."""
+    from dataclasses import replace
+
+    from assistant.knowledge.models import load_memory_rules
+
+    share = load_memory_rules().unified_share(slot.vram_gb)
+    usable = round(slot.vram_gb * share, 1)
+    notes.append(
+        f"{slot.name}: the GPU may use about {share:.0%} of the {slot.vram_gb:g} GB of unified "
+        f"memory by default ({usable:g} GB, macOS's wired-memory limit); "
+        "`sudo sysctl iogpu.wired_limit_mb=<MB>` raises it (macOS 14 and later)."
+    )
+    note = f"{usable:g} of {slot.vram_gb:g} GB usable by the GPU"
+    return replace(slot, vram_gb=usable, note=note, sold_gb=slot.vram_gb)
 
 
 def _probed_slot(gpu: ProbedGpu, notes: list[str]) -> Slot | None:

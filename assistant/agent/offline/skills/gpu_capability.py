@@ -193,13 +193,33 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call per card and topic named, two of each at most."""
+    """One call per card and topic named, two of each at most. The precision a named model is to
+    run at is no feature question on another maker's card ('a 100B model in bf16 on an M2 Ultra'):
+    the fit says whether that format runs there, and a CUDA verdict would only say 'not NVIDIA'."""
+    from assistant.knowledge.matching import match_gpu
+
     topics = list(ent.topics) or [f"part {p}" for p in ent.parts]
-    return [{"gpu": card, "topic": topic} for card in named_cards(ent)[:2] for topic in topics[:2]]
+    model_precision = ent.precision if (ent.models or ent.model_size_b) else None
+
+    def asked(card: str, topic: str) -> bool:
+        if topic != model_precision:
+            return True
+        found = match_gpu(card).gpu
+        return found is None or found.vendor == "nvidia"
+
+    return [
+        {"gpu": card, "topic": topic}
+        for card in named_cards(ent)[:2]
+        for topic in topics[:2]
+        if asked(card, topic)
+    ]
 
 
 def fallback(ent: Entities, reading: Reading) -> str | None:
-    """A card without a named feature: its own feature list; a feature without a card: what has it."""
+    """A card without a named feature: its own feature list; a feature without a card: what has it.
+    None when the only feature named is the precision of a model to fit (the fit answers)."""
+    if (ent.models or ent.model_size_b) and ent.precision and ent.precision in ent.topics:
+        return None
     if named_cards(ent):
         return "gpu_lookup"
     return "recommend_gpus" if ent.topics or ent.parts else None

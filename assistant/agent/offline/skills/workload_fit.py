@@ -134,7 +134,23 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         + load
         + pick(lang, " needed for ", " nécessaires pour ")
         + gb(capacity, lang)
+        + _share_words(result, lang)
         + "."
+    )
+
+
+def _share_words(result: FitResult, lang: Lang) -> str:
+    """' (of the 64 GB of unified memory, the share macOS gives the GPU)' when the card's usable
+    memory is less than its memory as sold."""
+    capacity = result.capacity_gb
+    if not (capacity and result.vram_gb and capacity < result.vram_gb - 0.5) or result.multi_gpu:
+        return ""
+    return pick(
+        lang,
+        f" (of the {gb(result.vram_gb, lang)} of unified memory, the share macOS lets the GPU use "
+        "by default)",
+        f" (sur les {gb(result.vram_gb, lang)} de mémoire unifiée, la part que macOS laisse au GPU "
+        "par défaut)",
     )
 
 

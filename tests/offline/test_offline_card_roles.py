@@ -203,8 +203,10 @@ def test_options_of_two_makers_say_which_runs_cuda() -> None:
 
 def test_when_no_option_holds_the_model_the_answer_counts_cards_by_memory() -> None:
     answer = ask("H100 or H200 to serve Llama 3.1 405B in FP8?")
-    assert answer.text.startswith("**None of these options holds Llama 3.1 405B**")
+    assert answer.text.startswith("**No single card of these holds Llama 3.1 405B**")
     assert "at least 5 × H100 SXM5 80GB or 3 × H200 SXM 141GB by memory alone" in answer.text
+    # tensor parallelism takes a power of two of cards
+    assert "so 8 × H100 SXM5 80GB or 4 × H200 SXM 141GB in practice" in answer.text
 
 
 def test_options_speeds_are_one_table_after_the_pick() -> None:

@@ -87,25 +87,30 @@ def _bandwidths(results: list[ToolResult]) -> dict[str, float]:
 def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) -> str:
     """How many of each option's card the memory alone calls for: a floor, since every card
     also keeps its own activations and CUDA context."""
-    counts = []
+    counts, practical = [], []
     for option, rows in by_option.items():
         first = rows[0][0]
         capacity = first.capacity_gb or first.vram_gb
         whole = first.multi_gpu.whole_gb if first.multi_gpu else first.total_gb
         if not capacity or not whole or first.multi_gpu:
             continue
-        counts.append(f"{math.ceil(whole / capacity)} × {option}")
+        n = math.ceil(whole / capacity)
+        counts.append(f"{n} × {option}")
+        practical.append(f"{2 ** math.ceil(math.log2(n)) if n > 1 else 1} × {option}")
     if not counts:
         return ""
     first = next(iter(by_option.values()))[0][0]
     needed = f"{gb(first.total_gb, lang)} ({first.precision})"
     joined = pick(lang, " or ", " ou ").join(counts)
+    served = pick(lang, " or ", " ou ").join(practical)
     return pick(
         lang,
         f" It needs about {needed}: at least {joined} by memory alone, more once each card's "
-        "own activations and CUDA context are counted.",
+        "own activations and CUDA context are counted; tensor parallelism splits the attention "
+        f"heads evenly, so {served} in practice.",
         f" Il faut environ {needed} : au moins {joined} pour la mémoire seule, davantage en "
-        "comptant les activations et le contexte CUDA de chaque carte.",
+        "comptant les activations et le contexte CUDA de chaque carte ; le parallélisme de "
+        f"tenseurs répartit les têtes d'attention à parts égales, d'où {served} en pratique.",
     )
 
 
@@ -149,8 +154,9 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
     if not any(h.bits for _, h in best_rows):
         head = pick(
             lang,
-            f"**None of these options holds {goal}** at any precision checked.",
-            f"**Aucune de ces options ne fait tenir {goal}**, quelle que soit la précision testée.",
+            f"**No single card of these holds {goal}** at any precision checked.",
+            f"**Aucune de ces cartes seule ne fait tenir {goal}**, quelle que soit la précision "
+            "testée.",
         ) + _how_many(by_option, lang)
     else:
         each = (" per card", " par carte") if " × " in best else ("", "")

@@ -139,3 +139,11 @@ def test_the_electricity_of_a_job_is_totalled_over_its_length() -> None:
     )
     assert answer.text.startswith("**Over 3 months: €")
     assert "24 h a day" in answer.text  # a training run does not stop at night
+
+
+def test_a_yes_on_the_format_a_model_runs_at_is_not_the_answer() -> None:
+    answer = ask("Can my 4090 run Llama 3 8B in fp8?")
+    assert answer.text.startswith("**Yes, it fits**")  # the fit, not 'Yes — FP8 tensor-core math'
+    assert "tensor-core math" not in answer.text
+    premise = ask("Can my T4 run Llama 3 8B in bf16?")
+    assert premise.text.startswith("**No** — T4")  # a 'no' corrects the premise and stays first

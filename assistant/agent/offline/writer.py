@@ -371,6 +371,21 @@ def _only_unknown_cards(result: ToolResult, reading: Reading) -> bool:
     return bool(cards) and all(c in reading.entities.unknown_gpus for c in cards)
 
 
+def _precision_confirmed(result: ToolResult, reading: Reading) -> bool:
+    """A 'yes' on the format a named model is to run at ('Llama 405B in FP8' on an H100): the fit
+    already says the format runs on the card, and a 'Yes' would answer a question not asked. A
+    'no' stays: it corrects the asker's premise."""
+    ent = reading.entities
+    return (
+        result.name == "gpu_capability"
+        and bool(ent.models or ent.model_size_b)
+        and ent.precision is not None
+        and result.args.get("topic") == ent.precision
+        and isinstance(result.result, dict)
+        and result.result.get("verdict") == "yes"
+    )
+
+
 def _without(section: str, notes: list[str]) -> str:
     """A tool section without the unknown-card notes the answer opens with (a comparison of a
     known and an unknown card renders the same note)."""
@@ -670,6 +685,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if unknown:
         parts.append(" ".join(unknown))
         results = [r for r in results if not _only_unknown_cards(r, reading)]
+    results = [r for r in results if not _precision_confirmed(r, reading)]
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(

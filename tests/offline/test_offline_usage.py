@@ -185,3 +185,23 @@ def test_requests_served_at_once(text: str, count: int | None) -> None:
 def test_training_some_days_a_week_is_no_continuous_job() -> None:
     assert not continuous_job("I train 3 days a week")
     assert continuous_job("entraîner 2 semaines sur une 4090")
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [("it sits idle about 80 % of the time", 0.2), ("inactif ~80% du temps", 0.2)],
+)
+def test_an_idle_share_leaves_the_rest_busy(text: str, share: float) -> None:
+    assert utilisation(text) == pytest.approx(share)
+
+
+def test_a_machine_on_all_day_but_mostly_idle_is_priced_busy_and_idle() -> None:
+    from assistant.agent.offline.planner import plan_tool_calls
+    from assistant.agent.offline.reading import Conversation
+
+    question = (
+        "2 RTX 3090 on 24/7 for a chatbot, idle about 80% of the time, 0.18 EUR/kWh: per year?"
+    )
+    call = next(c for c in plan_tool_calls(Conversation(question), set()) if c.name == "power_cost")
+    assert call.args["hours_per_day"] == pytest.approx(4.8)
+    assert call.args["idle_hours_per_day"] == pytest.approx(19.2)

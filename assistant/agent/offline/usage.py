@@ -98,7 +98,8 @@ _SENTENCE_END = re.compile(r"[.?!](?=\s)|\n")  # not the point of '$1.20'
 
 
 def utilisation(text: str) -> float | None:
-    """The share of the time a card is in use (0.4 for '40 % of the time', 'utilisée à 40 %')."""
+    """The share of the time a card is in use (0.4 for '40 % of the time', 'utilisée à 40 %';
+    0.2 for 'idle 80 % of the time')."""
     after, before = _utilisation_patterns()
     m = after.search(text)
     if m is None:
@@ -113,6 +114,8 @@ def utilisation(text: str) -> float | None:
     if m is None:
         return None
     share = float(m.group("pct").replace(",", ".")) / 100
+    if phrase_spans("idle", text[max(0, m.start() - BEFORE_SPAN) : m.start()]):
+        share = 1 - share  # 'idle about 80 % of the time': busy the rest
     return share if 0 < share <= 1 else None
 
 

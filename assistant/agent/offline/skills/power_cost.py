@@ -220,6 +220,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     currency = currency_of(ent)
     alone = len(cards) <= 1
     rates = rental_rates(whole, reading.text)
+    work, idle = ent.hours_per_day, ent.idle_hours_per_day
+    if work and idle is None and ent.utilisation and ent.utilisation < 1:
+        # 'on 24/7, idle about 80 % of the time': busy a share of the hours, idle the rest
+        work, idle = work * ent.utilisation, work * (1 - ent.utilisation)
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None
@@ -229,8 +233,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
             "idle_w": ent.idle_w if alone else None,
             # A stated energy figure is checked against the most the cards can draw: all day.
-            "hours_per_day": ent.hours_per_day or (HOURS_PER_DAY if checked else None),
-            "idle_hours_per_day": ent.idle_hours_per_day if alone else None,
+            "hours_per_day": work or (HOURS_PER_DAY if checked else None),
+            "idle_hours_per_day": idle if alone else None,
             "gpu_count": count or 1, "days_per_month": whole.days_per_month,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),

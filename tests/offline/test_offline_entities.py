@@ -170,3 +170,8 @@ def test_ordinary_words_are_left_alone() -> None:
 
     text = "I am tuning a model overnight, how long until my system can print results?"
     assert correct_typos(text) == text
+
+
+def test_a_mixture_of_experts_named_by_its_size_and_active_part_is_that_model() -> None:
+    ent = extract_entities("ok et le 30B-A3B en Q4_K_M, ça tourne à combien de tokens/s ?")
+    assert ent.models == ["Qwen3 30B-A3B"]  # 3.3B active per token, not a dense 30B

@@ -129,6 +129,12 @@ class Entities(BaseModel):
         return self.card_memory.get(card)
 
     @property
+    def model_precision(self) -> str | None:
+        """The precision a named model is to run at ('Llama 405B in FP8'), or None: a format named
+        with no model is a feature question, not a setting of a fit."""
+        return self.precision if (self.models or self.model_size_b) else None
+
+    @property
     def total_hours(self) -> float | None:
         """The first span of time named (not a daily rate), in hours, or None."""
         for d in self.durations:

@@ -375,12 +375,11 @@ def _precision_confirmed(result: ToolResult, reading: Reading) -> bool:
     """A 'yes' on the format a named model is to run at ('Llama 405B in FP8' on an H100): the fit
     already says the format runs on the card, and a 'Yes' would answer a question not asked. A
     'no' stays: it corrects the asker's premise."""
-    ent = reading.entities
+    precision = reading.entities.model_precision
     return (
         result.name == "gpu_capability"
-        and bool(ent.models or ent.model_size_b)
-        and ent.precision is not None
-        and result.args.get("topic") == ent.precision
+        and precision is not None
+        and result.args.get("topic") == precision
         and isinstance(result.result, dict)
         and result.result.get("verdict") == "yes"
     )

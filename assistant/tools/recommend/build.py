@@ -35,7 +35,9 @@ def build_recommendation(
     q: RecommendQuery, goal: Goal, currency: Currency, rate: float, assumptions: list[str]
 ) -> Recommendation:
     """The options within budget (else the closest), with notes, free tiers and cheapest cards."""
-    candidates, notes, left_out = build_candidates(q, goal, currency, rate)
+    named, named_notes = named_candidates(q)
+    candidates, group_notes, left_out = build_candidates(q, goal, currency, rate, named)
+    notes = [*named_notes, *group_notes]
     fitting = [c for c in candidates if c.within_budget]
     picked = arrange(fitting, goal, q.limit) if not goal.problems else []
     near = closest(candidates) if not picked and not goal.problems else []
@@ -68,7 +70,7 @@ def build_recommendation(
         notes=_unique(notes),
         assumptions=_unique([*assumptions, *goal.assumptions, *standing_assumptions(q)]),
         suggestions=goal.suggestions,
-        candidates=list(named_candidates(q)[0] or {}),
+        candidates=list(named or {}),
         left_out=left_out,
         sources=dedupe_sources(all_sources),
     )

@@ -139,25 +139,24 @@ def _left_out(card: GpuCard, verdicts: dict[str, CapabilityVerdict], goal: Goal)
     ]
     if lacking:
         return f"{card.name} is left out: " + ", ".join(lacking) + "."
-    need = goal.fit_tiers[-1].min_vram_gb if goal.fit_tiers else None
+    if card.vram_gb is None or not goal.fit_tiers:
+        return f"{card.name} is left out: the catalog has no memory size for it."
+    need = goal.fit_tiers[-1].min_vram_gb
     what = goal.model or goal.workload or "the workload"
-    if need is not None:
-        return (
-            f"{card.name} is left out: {what} needs about {need:g} GB, "
-            f"and it has {card.vram_gb:g} GB."
-        )
-    return f"{card.name} is left out: no price for it in the data."
+    return (
+        f"{card.name} is left out: {what} needs about {need:g} GB, and it has {card.vram_gb:g} GB."
+    )
 
 
 def build_candidates(
-    q: Any, goal: Goal, currency: Currency, rate: float
+    q: Any, goal: Goal, currency: Currency, rate: float, named: dict[str, GpuCard] | None
 ) -> tuple[list[Candidate], list[str], list[str]]:
     """Every (card, kind) that meets the hard requirements; why whole groups were left out; and,
-    when the asker named the cards to choose among, why each one left out is."""
+    when the asker named the cards to choose among (`named`, from `named_candidates`), why each
+    one left out is."""
     out: list[Candidate] = []
     skipped_power: list[str] = []
     kinds = q.kinds()
-    named, named_notes = named_candidates(q)
     left_out: list[str] = []
     for card in _pool(named):
         if named is None and (goal.workload or goal.fit_tiers) and card.vendor != "nvidia":
@@ -207,7 +206,7 @@ def build_candidates(
                     **base,
                 )
             )
-    notes = list(named_notes)
+    notes = []
     if skipped_power:
         notes.append(
             f"Left out for drawing more than {q.max_power_w} W (or an unknown board power): "

@@ -199,10 +199,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     from assistant.knowledge.matching import match_gpu
 
     topics = list(ent.topics) or [f"part {p}" for p in ent.parts]
-    model_precision = ent.precision if (ent.models or ent.model_size_b) else None
 
     def asked(card: str, topic: str) -> bool:
-        if topic != model_precision:
+        if topic != ent.model_precision:
             return True
         found = match_gpu(card).gpu
         return found is None or found.vendor == "nvidia"
@@ -218,7 +217,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 def fallback(ent: Entities, reading: Reading) -> str | None:
     """A card without a named feature: its own feature list; a feature without a card: what has it.
     None when the only feature named is the precision of a model to fit (the fit answers)."""
-    if (ent.models or ent.model_size_b) and ent.precision and ent.precision in ent.topics:
+    if ent.model_precision and ent.model_precision in ent.topics:
         return None
     if named_cards(ent):
         return "gpu_lookup"

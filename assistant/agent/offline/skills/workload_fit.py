@@ -305,16 +305,12 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
         return None
     if all(o.total_gb <= capacity for o in result.by_precision if o.total_gb):
         return None  # one card holds it: the plain verdict answers
-    counts = [
-        pick(
-            lang,
-            f"{math.ceil(o.total_gb / capacity)} at {o.precision} ({gb(o.total_gb, lang)})",
-            f"{math.ceil(o.total_gb / capacity)} en {o.precision} ({gb(o.total_gb, lang)})",
-        )
+    rows = [
+        (math.ceil(o.total_gb / capacity), o.precision, gb(o.total_gb, lang))
         for o in result.by_precision
         if o.total_gb and o.runs != "no"
     ]
-    if not counts:
+    if not rows:
         return None
     batch = result.query.batch_size
     setup = ", ".join(
@@ -328,9 +324,10 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
         )
         if x
     )
-    first, *rest = counts
+    at = pick(lang, "at", "en")
     listed = pick(lang, "; ", " ; ").join(
-        [f"{first.split(' ', 1)[0]} × {result.gpu} {first.split(' ', 1)[1]}", *rest]
+        f"{n}{f' × {result.gpu}' if i == 0 else ''} {at} {precision} ({total})"
+        for i, (n, precision, total) in enumerate(rows)
     )
     return pick(
         lang,

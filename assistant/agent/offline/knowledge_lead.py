@@ -19,7 +19,13 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline import lead_model
-from assistant.agent.offline.lead_match import about_something_else, entry_vectors, title_scores
+from assistant.agent.offline.lead_match import (
+    about_something_else,
+    entry_vectors,
+    other_model_kind,
+    title_coverage,
+    title_scores,
+)
 from assistant.agent.offline.lead_model import Context
 from assistant.agent.offline.texts import pick
 from assistant.language import Lang
@@ -105,7 +111,13 @@ def _options(
         return None
     median = every[len(every) // 2][1]
     return lead_model.candidates(
-        ranked, median, lead_model.keyword_scores(reading.text), retrieved, context or Context()
+        ranked,
+        median,
+        lead_model.keyword_scores(reading.text),
+        retrieved,
+        context or Context(),
+        title_coverage(reading.text),
+        frozenset(e for e, _ in ranked if other_model_kind(reading.text, e)),
     )
 
 

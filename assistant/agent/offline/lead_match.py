@@ -8,7 +8,10 @@ package embeds, shipped precomputed (tools/build_vectors.py records them).
 
 from __future__ import annotations
 
+import math
+import re
 import threading
+from collections import Counter
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
@@ -112,3 +115,105 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
         return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)
+
+
+@lru_cache(maxsize=1)
+def _title_terms() -> tuple[dict[str, list[frozenset[str]]], dict[str, float]]:
+    """Each entry's titles and phrasings as sets of search tokens, and each token's inverse
+    document frequency over all of them (a word most titles share tells little)."""
+    from assistant.knowledge.tokens import tokenize
+
+    ids, texts = asked_texts()
+    sets = [frozenset(tokenize(t)) for t in texts]
+    counts = Counter(t for s in sets for t in s)
+    idf = {t: math.log(len(sets) / c) for t, c in counts.items()}
+    per_entry: dict[str, list[frozenset[str]]] = {}
+    for entry_id, tokens in zip(ids, sets, strict=True):
+        if tokens:
+            per_entry.setdefault(entry_id, []).append(tokens)
+    return per_entry, idf
+
+
+def title_coverage(text: str) -> dict[str, float]:
+    """entry id → the largest share of one of its titles or phrasings (its words weighted by
+    rarity) that the question also says: near 1 when the question asks what the entry asks, low
+    when only the common words meet ("train", "GPU") and the entry's own subject is missing."""
+    from assistant.knowledge.tokens import tokenize
+
+    words = frozenset(tokenize(text))
+    per_entry, idf = _title_terms()
+    out: dict[str, float] = {}
+    for entry_id, sets in per_entry.items():
+        best = 0.0
+        for tokens in sets:
+            total = sum(idf[t] for t in tokens)
+            if total > 0.0:
+                best = max(best, sum(idf[t] for t in tokens & words) / total)
+        out[entry_id] = best
+    return out
+
+
+_KIND_GROUPS = {"llm": "language", "llm-moe": "language", "diffusion-image": "image",
+                "diffusion-video": "video"}  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def _family_words() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """A pattern per model family's name without its version ("Llama 3" -> "llama", "FLUX.1" ->
+    "flux", "Stable Diffusion 3" -> "stable diffusion") and the kind of model it names."""
+    from assistant.knowledge.model_matching import load_models
+
+    kinds: dict[str, set[str]] = {}
+    for model in load_models():
+        group = _KIND_GROUPS.get(str(model.kind))
+        words: list[str] = []
+        for word in str(model.family).lower().split():
+            found = re.match(r"[a-z][a-z-]*[a-z]", word)
+            if found is None:
+                break
+            head = found.group(0)
+            if head != word and word[len(head)].isdigit() and "-" in head:
+                head = head.rsplit("-", 1)[0]  # "deepseek-r1" -> "deepseek"
+            words.append(head)
+            if head != word:
+                break
+        if group and words:
+            kinds.setdefault(" ".join(words), set()).add(group)
+    return tuple(
+        (re.compile(rf"\b{re.escape(name)}(?![a-z])", re.I), group)
+        for name, groups in kinds.items()
+        if len(groups) == 1
+        for group in groups
+    )
+
+
+@cache
+def _model_kinds(text: str) -> frozenset[str]:
+    """The kinds of model a text names ("language", "image", "video"): named models, model
+    families ("llama", "flux"), and a bare size such as "13B" (a language model)."""
+    from assistant.knowledge.model_matching import find_model_mentions
+
+    kinds = {group for pattern, group in _family_words() if pattern.search(text)}
+    for mention in find_model_mentions(text):
+        if mention.model is not None:
+            kinds.update(g for g in [_KIND_GROUPS.get(str(mention.model.kind))] if g)
+        elif mention.params_b:
+            kinds.add("language")
+    return frozenset(kinds)
+
+
+@cache
+def _entry_kinds(entry_id: str) -> frozenset[str]:
+    """The kinds of model an entry's titles and phrasings name, in either language."""
+    ids, texts = asked_texts()
+    return frozenset().union(
+        *(_model_kinds(t) for i, t in zip(ids, texts, strict=True) if i == entry_id)
+    )
+
+
+def other_model_kind(text: str, entry_id: str) -> bool:
+    """The question and the entry both name models, of different kinds: an entry about image
+    models for a question about a language model, or the reverse."""
+    asked = _model_kinds(text)
+    kinds = _entry_kinds(entry_id)
+    return bool(asked and kinds and not asked & kinds)

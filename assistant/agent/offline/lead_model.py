@@ -45,6 +45,8 @@ FEATURES: tuple[str, ...] = (
     "search_first",  # the search's first passage is this entry
     "keywords",  # BM25 score over the best entry's BM25 score (0 when no keyword matches)
     "keyword_rank",  # 1 / (1 + rank by keywords), 0 without a keyword match
+    "coverage",  # the rarity-weighted share of the entry's title or phrasing the question says
+    "other_kind",  # both name models, of different kinds (image vs language model)
 )
 QUESTION_FEATURES: tuple[str, ...] = (
     "computed",  # a calculator answered with figures (a cost, a break-even, a speed)
@@ -213,12 +215,15 @@ def candidates(
     keywords: dict[str, float],
     retrieved: Sequence[str | None],
     context: Context,
+    coverage: dict[str, float] | None = None,
+    other_kind: frozenset[str] = frozenset(),
 ) -> Options:
     """The candidate entries and their features, and the features of choosing none.
 
     `ranked`: (entry id, cosine) nearest first, entries about other cards already left out;
     `median`: the question's median cosine over every entry; `keywords`: `keyword_scores`;
-    `retrieved`: the searched passages' entry ids, best first (None for a guide passage)."""
+    `retrieved`: the searched passages' entry ids, best first (None for a guide passage);
+    `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model."""
     scores = dict(ranked)
     nearest = ranked[0][1] if ranked else median
     question = (
@@ -257,6 +262,8 @@ def candidates(
             1.0 if entry_id == first else 0.0,
             keywords.get(entry_id, 0.0),
             1.0 / (1 + keyword_rank[entry_id]) if entry_id in keyword_rank else 0.0,
+            (coverage or {}).get(entry_id, 0.0),
+            float(entry_id in other_kind),
         )
         found.append(Candidate(entry_id, row))
     return Options(tuple(found), question)

@@ -489,7 +489,7 @@ def _scan(
             i += 1
             continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
-            if hit_card.vram_gb != float(toks[end][:-2]):
+            if not _sold_with(hit_card, float(toks[end][:-2])):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
                 i = end + 1
                 continue
@@ -497,6 +497,15 @@ def _scan(
         found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
+
+
+def _sold_with(card: GpuCard, size_gb: float) -> bool:
+    """Whether the card comes with this much memory: its own size, or for a chip on unified
+    memory (Apple's M series) any size up to its largest ("MacBook Air M4 16GB")."""
+    if card.vram_gb == size_gb:
+        return True
+    unified = "unified" in (card.memory_type or "")
+    return unified and card.vram_gb is not None and size_gb <= card.vram_gb
 
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:

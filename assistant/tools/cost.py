@@ -92,10 +92,10 @@ class RentQuery(MoneyQuery):
     )
     speedup: float = Field(
         default=1.0,
-        ge=1,
+        ge=0.001,
         le=1000,
         description="How many times faster this card does the work than the one `hours` was "
-        "estimated on (2 = the job takes half the hours)",
+        "estimated on (2 = the job takes half the hours; 0.4 = it takes 2.5 times the hours)",
     )
 
     @model_validator(mode="after")
@@ -150,7 +150,8 @@ def rent_cost(q: RentQuery) -> RentCost:
         assumptions.append(
             f"Hours paid: {q.hours:g} h"
             + (f" × {q.utilisation:.0%} in use" if q.utilisation != 1 else "")
-            + (f" ÷ {q.speedup:g} (that much faster)" if q.speedup != 1 else "")
+            + (f" ÷ {q.speedup:g} (that much faster)" if q.speedup > 1 else "")
+            + (f" × {1 / q.speedup:g} (that much slower)" if q.speedup < 1 else "")
             + f" = {billed:g} h."
         )
     who = f"{n} × {name or q.gpu or 'GPU'} " if n > 1 else ""

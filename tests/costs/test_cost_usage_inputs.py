@@ -23,7 +23,14 @@ def test_rent_hours_paid_follow_utilisation_and_speedup() -> None:
     assert any("1000 h × 50% in use ÷ 2" in a for a in r.assumptions)
 
 
-@pytest.mark.parametrize("field", [{"utilisation": 0}, {"utilisation": 1.5}, {"speedup": 0.5}])
+def test_a_slower_card_pays_more_hours() -> None:
+    # 18 h taking 2.5 times as long = 45 h x $1.79
+    r = rent_cost(RentQuery(hours=18, rate_per_hour=1.79, speedup=0.4, currency="USD"))
+    assert r.hours_billed == pytest.approx(45) and r.cost_typical == pytest.approx(80.55)
+    assert any("× 2.5 (that much slower)" in a for a in r.assumptions)
+
+
+@pytest.mark.parametrize("field", [{"utilisation": 0}, {"utilisation": 1.5}, {"speedup": 0}])
 def test_rent_rejects_a_share_or_speedup_out_of_range(field: dict[str, float]) -> None:
     with pytest.raises(ValidationError):
         RentQuery(hours=10, rate_per_hour=1, **field)

@@ -67,6 +67,8 @@ def _row(similarity: float, rank: int, searched: int | None) -> tuple[float, ...
         "search_first": float(searched == 0),
         "keywords": 1.0 if rank == 0 else 0.2,
         "keyword_rank": 1.0 if rank == 0 else 0.25,
+        "coverage": 0.8 if rank == 0 else 0.4,
+        "other_kind": 0.0,
     }
     return tuple(values[name] for name in FEATURES)
 
@@ -104,6 +106,19 @@ def test_a_vague_match_beside_a_calculation_does_not_lead() -> None:
     model = lead_model.load_model()
     assert model is not None
     assert model.choice(options) is None
+
+
+def test_an_entry_about_another_kind_of_model_gives_way() -> None:
+    # The same two candidates, but the nearer one is about image models and the question is about
+    # a language model: the fitted weight on `other_kind` is negative, so it loses probability.
+    same = _row(0.92, 0, 0)
+    flagged = tuple(1.0 if n == "other_kind" else v for n, v in zip(FEATURES, same, strict=True))
+    model = lead_model.load_model()
+    assert model is not None
+    question = _question(computed=False, nearest=0.92)
+    plain = model.probabilities(Options((Candidate("a", same),), question))[0]
+    other = model.probabilities(Options((Candidate("a", flagged),), question))[0]
+    assert other < plain
 
 
 def test_no_candidates_means_no_lead() -> None:

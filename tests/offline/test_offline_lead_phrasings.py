@@ -9,7 +9,12 @@ import pytest
 
 from assistant import ask
 from assistant.agent.offline.knowledge_lead import settings
-from assistant.agent.offline.lead_match import about_something_else, asked_texts
+from assistant.agent.offline.lead_match import (
+    about_something_else,
+    asked_texts,
+    other_model_kind,
+    title_coverage,
+)
 from assistant.agent.offline.reading import Conversation, read_turn
 from assistant.knowledge.entries import get_entry, load_entries
 
@@ -88,3 +93,25 @@ def test_an_entry_about_another_feature_is_left_out() -> None:
     fp4 = read_turn(Conversation("Is FP4 available on the RTX 5090?"))
     assert about_something_else(fp4, "rtx5090-no-tcgen05", generic)
     assert not about_something_else(fp4, "fp4", generic)
+
+
+def test_title_coverage_weighs_an_entrys_own_words_over_common_ones() -> None:
+    # The FLUX LoRA entry shares "train", "LoRA" and "GB" with both questions; only one says FLUX.
+    about_flux = title_coverage("How much VRAM to train a FLUX LoRA on my 16 GB card?")
+    about_llama = title_coverage("How much VRAM to train a LoRA on my 16 GB card?")
+    assert about_flux["flux-lora-training-vram"] > about_llama["flux-lora-training-vram"]
+    assert about_flux["flux-lora-training-vram"] > 0.9
+    assert all(0.0 <= v <= 1.0 for v in about_flux.values())
+
+
+@pytest.mark.parametrize(
+    ("question", "other"),
+    [
+        ("Can anyone train the llama-lora on a single V100?", True),  # a family, no size
+        ("only 3 t/s with a 13b model on my 3090", True),  # a bare size: a language model
+        ("FLUX LoRA on a 12 GB card, how long?", False),
+        ("my V100 runs out of memory while training", False),  # no model named: no conflict
+    ],
+)
+def test_an_entry_about_another_kind_of_model(question: str, other: bool) -> None:
+    assert other_model_kind(question, "flux-lora-training-vram") is other

@@ -72,10 +72,20 @@ def test_a_percentage_that_is_not_time_in_use(text: str) -> None:
         ("deux fois plus rapide", 2.0),
         ("40 % plus rapide", 1.4),
         ("la moitié du temps", 2.0),
+        ("we expect it to take about 2.5x longer", 0.4),
+        ("deux fois plus lent", 0.5),
+        ("4 times as long", 0.25),
     ],
 )
 def test_a_speed_up(text: str, factor: float) -> None:
     assert [s.factor for s in speedups(text)] == [pytest.approx(factor)]
+
+
+def test_a_slow_down_goes_to_the_card_it_describes() -> None:
+    ent = extract_entities(
+        "Provider A: 8x H100 at $23.92/hr, 18 hours. Provider B: 8x A100 at $14.32/hr, 2.5x longer."
+    )
+    assert ent.speedups == {"A100 80GB SXM4": pytest.approx(0.4)}
 
 
 def test_a_speed_up_goes_to_the_card_it_describes() -> None:

@@ -65,3 +65,11 @@ def test_training_without_a_model_is_not_read_as_learning_the_guide() -> None:
     assert not any("guide" in a and "parts 1" in a for a in r.assumptions)
     learning = run(goal="Which GPU should I buy to learn CUDA?", mode="buy")
     assert learning.goal != "training"
+
+
+def test_llm_inference_without_a_model_puts_the_most_memory_for_the_budget_first() -> None:
+    r = run(goal="a GPU to run local LLMs", mode="buy", budget=600)
+    sizes = [o.vram_gb for o in r.options]
+    assert sizes and sizes == sorted(sizes, reverse=True)
+    assert all(o.kind == "buy" for o in r.options)
+    assert any("most VRAM for the budget" in n for n in r.notes)

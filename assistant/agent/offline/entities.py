@@ -210,6 +210,12 @@ _BUY = re.compile(
     r"\b(?:buy|buying|bought|purchase|purchasing|own|owning|acheter|achat|ach[eè]te|acqu[ée]rir)\b",
     re.I,
 )
+# Hardware on the asker's own premises: a machine to own, though "buy" is not said.
+_LOCAL = re.compile(
+    r"\b(?:locally|en local|on[- ]prem(?:ise|ises)?|sur site|dans nos locaux|in-house|"
+    r"local (?:llms?|ai|ia|box|server|serveur|machine|models?|mod[eè]les?))\b",
+    re.I,
+)
 _RENT = re.compile(
     r"\b(?:rent|renting|rental|rented|hire|lease|cloud|hourly|louer|location|loue|lou[ée]e?)\b",
     re.I,
@@ -486,7 +492,7 @@ def extract_entities(text: str) -> Entities:
     buy, rent = _BUY.search(text), _RENT.search(text)
     ent.buy_mentioned = bool(buy or phrase_spans("purchase_offer", text)) or None
     ent.repeats_per_year = repeats_per_year(text)
-    if buy and not rent:
+    if (buy or _LOCAL.search(text)) and not rent:
         ent.mode = "buy"
     elif rent and not buy:
         ent.mode = "rent"

@@ -142,6 +142,10 @@ def _with_companions(reading: Reading) -> list[str]:
     if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
         # One priced option faster than another: what the work costs on each is the question.
         intents.insert(0, "rent_cost")
+    if ent.speedups and len(ent.hourly_rates) >= 2 and _job_hours(ent):
+        # Two quotes for one job ("A at $X/h for 18 h, B at $Y/h but 2.5x longer"): the job's
+        # cost on each is the whole question; spec sheets, fits and prices would answer another.
+        intents = ["rent_cost", *(i for i in intents if i not in _BESIDE_QUOTES)]
     if "rent_cost" in intents and weighs_purchase(ent):
         # A purchase price next to an hourly rate: the two options are weighed, not one priced.
         at = intents.index("rent_cost")
@@ -171,6 +175,12 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         intents.insert(0, "gpu_lookup")
     return intents
+
+
+# What a comparison of two quotes for one job does not ask.
+_BESIDE_QUOTES = frozenset(
+    {"rent_cost", "gpu_compare", "workload_fit", "purchase_price", "gpu_lookup", "llm_speed"}
+)
 
 
 def _reports_stack_error(reading: Reading, features: list[str]) -> bool:

@@ -124,7 +124,8 @@ def _speedup_pattern() -> re.Pattern[str]:
     words = _lists()["speedup"]
     return re.compile(
         rf"(?<![\w.,])(?:(?P<n>{_NUMBER})\s*(?:x|×|times|fois)"
-        rf"|{_PERCENT})\s*(?:(?:as|aussi)\s+)?(?:{alternation(words['faster'])})\b"
+        rf"|{_PERCENT})\s*(?:(?:as|aussi)\s+)?(?:(?P<slower>{alternation(words['slower'])})"
+        rf"|{alternation(words['faster'])})\b"
         rf"|(?P<half>{alternation(words['half'])})\b",
         re.IGNORECASE,
     )
@@ -132,7 +133,7 @@ def _speedup_pattern() -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class Speedup:
-    """One option runs `factor` times faster; the phrase starts at `start`."""
+    """One option runs `factor` times faster (below 1: slower); the phrase starts at `start`."""
 
     factor: float
     start: int
@@ -140,7 +141,7 @@ class Speedup:
 
 def speedups(text: str) -> list[Speedup]:
     """Every speed-up the message states: '2x faster' (2), '30 % plus rapide' (1.3), 'half the
-    time' (2)."""
+    time' (2); and every slow-down, as a factor below 1: '2.5x longer' (0.4)."""
     out = []
     for m in _speedup_pattern().finditer(text):
         if m.group("half"):
@@ -150,7 +151,7 @@ def speedups(text: str) -> list[Speedup]:
         else:
             factor = _number(m.group("n"))
         if 1 < factor <= 1000:
-            out.append(Speedup(factor, m.start()))
+            out.append(Speedup(1 / factor if m.group("slower") else factor, m.start()))
     return out
 
 

@@ -39,7 +39,7 @@ _WORKLOAD_WORDS: tuple[tuple[re.Pattern[str], Workload], ...] = (
         "training",
     ),
     (
-        re.compile(r"\b(llm|inference|inférence|serv(e|ing)|chatbot|local (ai|llm))\b", re.I),
+        re.compile(r"\b(llms?|inference|inférence|serv(e|ing)|chatbot|local (ai|llms?))\b", re.I),
         "llm_inference",
     ),
 )
@@ -136,6 +136,16 @@ def resolve_goal(q: RecommendQuery) -> Goal:
     return goal
 
 
+def workload_in(text: str) -> Workload | None:
+    """The workload a free text names ("run a local LLM" -> llm_inference), or None."""
+    return next((w for pattern, w in _WORKLOAD_WORDS if pattern.search(text)), None)
+
+
+def about_learning(text: str) -> bool:
+    """The text speaks of learning (GPU programming, CUDA, a course or the guide)."""
+    return bool(_LEARNING_WORDS.search(text))
+
+
 def _read_goal_text(
     goal: Goal, text: str, workload: Workload | None, model: str | None
 ) -> tuple[Workload | None, str | None]:
@@ -147,7 +157,7 @@ def _read_goal_text(
         if topic is not None and not (up_to and topic.part and topic.part <= int(up_to.group(1))):
             goal.add_topic(topic, as_guide_part=_names_a_part(mention.text, topic))
     if workload is None:
-        workload = next((w for pattern, w in _WORKLOAD_WORDS if pattern.search(text)), None)
+        workload = workload_in(text)
     if model is None:
         from assistant.knowledge.model_matching import find_model_mentions
 
@@ -155,7 +165,7 @@ def _read_goal_text(
         if mentions:
             m = mentions[0]
             model = m.model.name if m.model is not None else f"{m.params_b:g}B"
-    if not goal.topics and not workload and not model and _LEARNING_WORDS.search(text):
+    if not goal.topics and not workload and not model and about_learning(text):
         _guide_up_to(goal, 9)
         goal.assumptions.append("Goal read as learning GPU programming with the guide (parts 1–9).")
     return workload, model
@@ -195,8 +205,9 @@ def _size_workload(
             return
         else:
             goal.notes.append(
-                "No model size given for LLM inference: VRAM was not checked. Give a model "
-                "name or a parameter count for a fit check."
+                "No model size given for LLM inference: no fit was checked, and the cards with "
+                "the most VRAM for the budget come first (memory bounds the models a card holds). "
+                "Give a model name or a parameter count for a fit check."
             )
             return
     name = model or f"{params_b:g}B"

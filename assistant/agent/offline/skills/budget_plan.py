@@ -9,6 +9,7 @@ from assistant.agent.offline.skills.common import assumptions_line
 from assistant.agent.offline.texts import bullet_list, in_language, money, num, pick
 from assistant.language import Lang
 from assistant.tools.budget import BudgetLine, BudgetPlan
+from assistant.tools.recommend.goal import about_learning, workload_in
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -88,14 +89,24 @@ def render(result: BudgetPlan, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call planning the budget named, or none without one or with hourly rates named."""
-    if not ent.budgets or _divides_by_rates(reading):
+    """One call planning the budget named; none without one, with hourly rates named, or when the
+    budget is for something else than learning from the guide (`_for_something_else`)."""
+    if not ent.budgets or _divides_by_rates(reading) or _for_something_else(ent, reading.text):
         return []
     parts = sorted(set(ent.parts)) or (
         list(range(1, ent.up_to_part + 1)) if ent.up_to_part else None
     )
     budget = ent.budgets[0]
     return [{"budget": budget.amount, "currency": budget.currency, "parts": parts}]
+
+
+def _for_something_else(ent: Entities, text: str) -> bool:
+    """The budget buys a machine for a model or a workload (a local LLM, image generation) rather
+    than learning, or one of the cards named: a plan over the guide's parts would answer another
+    question (the recommendation weighs those cards for that goal)."""
+    if ent.models or ent.model_size_b or ent.options or len(ent.gpus) > 1:
+        return True
+    return workload_in(text) is not None and not about_learning(text)
 
 
 def _divides_by_rates(reading: Reading) -> bool:

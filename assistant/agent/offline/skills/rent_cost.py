@@ -225,6 +225,34 @@ def _quoted_rate(question: str) -> float | None:
     return rates[0]
 
 
+PER_CARD_SPAN = 16  # how far after a rate its "per GPU" may sit: '$2.50/h per GPU'
+
+
+def _per_card(rate: float, count: int | None, card: str | None, text: str, ent: Entities) -> float:
+    """The rate per card of a rate quoted for `count` cards: as given when the question says it is
+    per card ('/GPU-h', 'le GPU'), else read against the sourced prices per card — a rate nearer
+    `count` times the typical price than the price itself is the whole machine's ('8x H100 at
+    $23.92/hr' is $2.99 per GPU-hour)."""
+    import math
+
+    from assistant.agent.offline.quantities import phrase_spans
+    from assistant.knowledge.prices import hourly_price_range
+
+    if not count or count < 2 or card is None:
+        return rate
+    mention = next((m for m in ent.hourly_rates if m.amount == rate and m.text in text), None)
+    if mention is not None:
+        end = text.find(mention.text) + len(mention.text)
+        if phrase_spans("per_gpu", " " + text[end : end + PER_CARD_SPAN]):
+            return rate
+    currency = mention.currency if mention is not None else "USD"
+    seen = hourly_price_range(card, currency=currency, usd_per_eur=ent.usd_per_eur)
+    if seen is None or seen.typical <= 0:
+        return rate
+    as_node = abs(math.log(rate / count / seen.typical))
+    return rate / count if as_node < abs(math.log(rate / seen.typical)) else rate
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call per card named (two at most, else one without a card), with its hours and rate."""
     total = ent.total_hours or defaults().rent.hours
@@ -236,9 +264,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
     kind = "spot" if "spot" in reading.text.lower() else None
     speedups = whole.speedups
+    counts = [ent.count_of(card) if card else ent.gpu_count for card in cards]
+    rates = [None if judged else rate_for(ent, cards, i) for i in range(len(cards))]
+    rates = [
+        _per_card(rate, count, card, reading.text, ent) if rate is not None else None
+        for rate, count, card in zip(rates, counts, cards, strict=True)
+    ]
     return [
-        {"gpu": card, "hours": total, "rate_per_hour": None if judged else rate_for(ent, cards, i),
-         "gpu_count": ent.count_of(card) if card else ent.gpu_count, "kind": kind,
+        {"gpu": card, "hours": total, "rate_per_hour": rates[i],
+         "gpu_count": counts[i], "kind": kind,
          "utilisation": whole.utilisation, "speedup": speedups.get(card) if card else None,
          **money_inputs(ent)}
         for i, card in enumerate(cards)

@@ -16,9 +16,12 @@ def billed_words(result: RentCost, lang: Lang) -> str:
     if result.utilisation != 1:
         share = num(result.utilisation * 100, lang, 0)
         steps += pick(lang, f" × {share} % in use", f" × {share} % d'utilisation")
-    if result.speedup != 1:
+    if result.speedup > 1:
         factor = num(result.speedup, lang)
         steps += pick(lang, f" ÷ {factor} for the speed-up", f" ÷ {factor} pour l'accélération")
+    elif result.speedup < 1:
+        factor = num(1 / result.speedup, lang)
+        steps += pick(lang, f" × {factor} as it is slower", f" × {factor} car plus lent")
     return f"{steps} = {hours(billed, lang)}"
 
 

@@ -1,0 +1,69 @@
+"""Two quotes for one job are priced against each other; a budget for a local LLM buys hardware
+for it, not a learning plan; a Mac named with its memory is that Mac."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline.entities import extract_entities
+
+
+def _first(text: str) -> str:
+    return text.split("\n\n")[0]
+
+
+def test_two_quotes_for_one_job_are_priced_and_the_cheaper_named() -> None:
+    answer = ask(
+        "Quotes for a LoRA run on Llama 3.1 70B: provider A, 8x H100 SXM at $23.92/hr, job "
+        "estimated 18 hours. Provider B, 8x A100 80GB at $14.32/hr but we expect it to take about "
+        "2.5x longer. Which is cheaper overall?"
+    )
+    head = _first(answer.text)
+    # $23.92/h is the 8-GPU node's rate ($2.99 a GPU-hour): 18 h cost $431; B runs 45 h: $644.
+    assert "$431" in head and "$644" in head and "45 h" in head
+    assert re.search(r"H100[^.]*cheaper", head)
+    assert {c.name for c in answer.tool_calls} == {"rent_cost", "search_corpus"}
+
+
+def test_a_rate_said_per_gpu_is_multiplied_by_the_count() -> None:
+    head = _first(
+        ask(
+            "Deux devis : 4x A100 à 2 $/h le GPU pendant 30 h, ou 4x H100 à 3,20 $/h le GPU, "
+            "2 fois plus rapide. Lequel coûte le moins ?"
+        ).text
+    )
+    head = head.replace("\xa0", " ")
+    assert "240 $" in head and "192 $" in head  # 4 × 30 h × 2 $; 4 × 15 h × 3,20 $
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "I have 500 euros for a GPU to run local LLMs, which one?",
+        "Petite boîte (8 personnes), on veut un LLM en local pour interroger nos documents. "
+        "Budget 5000 € HT. Quelle config ?",
+    ],
+)
+def test_a_budget_for_a_local_llm_buys_hardware_not_a_learning_plan(question: str) -> None:
+    answer = ask(question)
+    names = [c.name for c in answer.tool_calls]
+    assert "budget_plan" not in names and "recommend_gpus" in names
+    assert "parts 4, 8" not in answer.text and "parties 4, 8" not in answer.text
+
+
+def test_a_learning_budget_still_gets_its_plan() -> None:
+    answer = ask("I have 200 € to learn GPU programming, how should I spend it?")
+    assert [c.name for c in answer.tool_calls][0] == "budget_plan"
+
+
+@pytest.mark.parametrize(("text", "size"), [("un MacBook Air M4 16Go", 16.0), ("M4 24 GB", 24.0)])
+def test_a_mac_named_with_its_memory(text: str, size: float) -> None:
+    ent = extract_entities(text)
+    assert ent.gpus == ["Apple M4"] and ent.card_memory == {"Apple M4": size}
+
+
+def test_a_memory_size_a_chip_does_not_come_in_is_not_that_chip() -> None:
+    assert extract_entities("M4 64GB").gpus == []  # the M4 goes up to 32 GB

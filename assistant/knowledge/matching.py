@@ -455,6 +455,8 @@ def _scan(
     toks = [t for t, _, _ in spans]
     # 'H100s', 'T4s' are plurals of curated names; 'k8s' is no plural of a long-tail 'K8'
     singles = {k[0] for k in indexes[0] if len(k) == 1}
+    if long_tail:  # 'B580s' too: a long-tail name with a model number of three digits or more
+        singles |= {k[0] for k in indexes[1] if len(k) == 1 and sum(map(str.isdigit, k[0])) >= 3}
     toks = [
         t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]

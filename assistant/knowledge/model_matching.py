@@ -242,3 +242,38 @@ def match_model(text: str) -> ModelMatch:
         params_b=parse_param_count(text),
         suggestions=suggest_model_names(text),
     )
+
+
+_SIZE_IN_NAME = re.compile(r"\d+(?:\.\d+)?\s*b\b", re.I)
+
+
+def _release(name: str) -> str:
+    """A model's name up to its size: 'Wan 2.1 T2V-14B' -> 'Wan 2.1', 'LTX-Video 13B' -> 'LTX-Video'."""
+    words = name.split()
+    cut = next((n for n, w in enumerate(words) if _SIZE_IN_NAME.search(w)), len(words))
+    return " ".join(words[:cut])
+
+
+def names_a_size(text: str) -> bool:
+    """Whether a mention says the model's size ('wan 1.3b', 'qwen3:30b'), not only its name."""
+    return bool(_SIZE_IN_NAME.search(text))
+
+
+def smaller_sibling(name: str) -> str | None:
+    """The largest smaller model of the same release and kind ('Wan 2.1 T2V-14B' -> 'Wan 2.1
+    T2V-1.3B'), or None: what a model named without its size may also mean."""
+    models = load_models()
+    spec = next((m for m in models if m.name == name), None)
+    if spec is None or not spec.params_b:
+        return None
+    release = _release(spec.name)
+    smaller = [
+        m
+        for m in models
+        if m.family == spec.family
+        and m.kind == spec.kind
+        and m.params_b
+        and m.params_b < spec.params_b
+        and _release(m.name) == release
+    ]
+    return max(smaller, key=lambda m: m.params_b or 0.0).name if smaller else None

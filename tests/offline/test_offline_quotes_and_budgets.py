@@ -67,3 +67,27 @@ def test_a_mac_named_with_its_memory(text: str, size: float) -> None:
 
 def test_a_memory_size_a_chip_does_not_come_in_is_not_that_chip() -> None:
     assert extract_entities("M4 64GB").gpus == []  # the M4 goes up to 32 GB
+
+
+def test_a_model_named_without_its_size_is_checked_at_the_smaller_size_too() -> None:
+    answer = ask("Can I run Wan 2.1 text-to-video on my RTX 4070 12GB?")
+    head = _first(answer.text)
+    assert "14B does not fit" in head and "1.3B does" in head
+    assert [c.arguments["model"] for c in answer.tool_calls if c.name == "workload_fit"] == [
+        "Wan 2.1 T2V-14B",
+        "Wan 2.1 T2V-1.3B",
+    ]
+
+
+def test_a_model_named_with_its_size_is_checked_at_that_size_only() -> None:
+    answer = ask("Can I run Wan 2.1 14B on my RTX 4070 12GB?")
+    assert [c.arguments["model"] for c in answer.tool_calls if c.name == "workload_fit"] == [
+        "Wan 2.1 T2V-14B"
+    ]
+
+
+def test_plural_long_tail_cards_with_their_count() -> None:
+    ent = extract_entities("one RTX 5090, two used RTX 3090s, or four Intel Arc B580s")
+    assert ent.gpus == ["GeForce RTX 5090", "GeForce RTX 3090", "Arc B580"]
+    assert ent.gpu_counts == {"GeForce RTX 3090": 2, "Arc B580": 4}
+    assert extract_entities("our k8s nodes").gpus == []  # 'k8s' is no plural of a 'K8'

@@ -57,6 +57,9 @@ class Entities(BaseModel):
     topics: list[str] = Field(default_factory=list, description="Feature or topic keys")
     models: list[str] = Field(default_factory=list, description="Model names from the model table")
     model_size_b: float | None = Field(default=None, description="A bare size like '70B model'")
+    unsized_models: list[str] = Field(
+        default_factory=list, description="Models named without their size: 'Wan 2.1'"
+    )
     money: list[MoneyMention] = Field(default_factory=list)
     durations: list[Duration] = Field(default_factory=list)
     percentages: list[float] = Field(default_factory=list)
@@ -419,18 +422,22 @@ def _topics(text: str) -> list[str]:
     return [_key(t) for t in find_topic_mentions(text)]
 
 
-def _models(text: str) -> tuple[list[str], float | None]:
-    """Named models (catalog names) and, failing that, a bare size such as '70B'."""
-    from assistant.knowledge.model_matching import find_model_mentions
+def _models(text: str) -> tuple[list[str], float | None, list[str]]:
+    """Named models (catalog names) and, failing that, a bare size such as '70B'; and the models
+    named without their size ('Wan 2.1', not 'Wan 2.1 1.3B')."""
+    from assistant.knowledge.model_matching import find_model_mentions, names_a_size
 
     names: list[str] = []
+    unsized: list[str] = []
     size: float | None = None
     for mention in find_model_mentions(text):
         if mention.model is not None:
             names.append(mention.model.name)
+            if not names_a_size(mention.text):
+                unsized.append(mention.model.name)
         elif size is None and mention.params_b:
             size = float(mention.params_b)
-    return names, size
+    return names, size, unsized
 
 
 def _key(item: Any) -> str:
@@ -456,7 +463,7 @@ def extract_entities(text: str) -> Entities:
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
     ent.topics = _topics(text)
-    ent.models, ent.model_size_b = _models(text)
+    ent.models, ent.model_size_b, ent.unsized_models = _models(text)
     every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
     spans = [(s.name, s.start, s.end) for s in every]
     ent.gpu_counts = card_counts(text, every, default=None)

@@ -394,8 +394,49 @@ def _task_name(result: FitResult, lang: Lang) -> str:
     return pick(lang, *TASKS.get(result.task, (result.task, result.task)))
 
 
+def _sizes(results: list[FitResult], question: str, lang: Lang) -> str:
+    """A model named without its size, checked at two sizes on one card: when the larger does not
+    fit and the smaller does at some precision, that is the answer ("Wan 2.1 14B needs 37.9 GB;
+    the 1.3B fits at fp8")."""
+    big, small = results
+    capacity = small.capacity_gb
+    if big.verdict in FITTING or not big.total_gb or not capacity:
+        return ""
+    ways = [(small.precision, small.total_gb)] if small.verdict in FITTING else []
+    ways += [
+        (o.precision, o.total_gb)
+        for o in small.by_precision
+        if o.total_gb and o.total_gb <= capacity
+    ]
+    if not ways:
+        return ""
+    precision, total = ways[0]
+    where = big.gpu or pick(
+        lang, f"a {gb(capacity, lang)} card", f"une carte de {gb(capacity, lang)}"
+    )
+    head = pick(
+        lang,
+        f"**{_model_label(big, lang)} does not fit {where} (about {gb(big.total_gb, lang)} at "
+        f"{big.precision}); the smaller {_model_label(small, lang)} does, at {precision}** (about "
+        f"{gb(total, lang)} of {gb(capacity, lang)}).",
+        f"**{_model_label(big, lang)} ne tient pas sur {where} (environ {gb(big.total_gb, lang)} en "
+        f"{big.precision}) ; le plus petit {_model_label(small, lang)} tient, en {precision}** "
+        f"(environ {gb(total, lang)} sur {gb(capacity, lang)}).",
+    )
+    sections = (head, render(small, question, lang), render(big, question, lang))
+    return "\n\n".join(p for p in sections if p)
+
+
 def combine(results: list[FitResult], question: str, lang: Lang) -> str:
-    """Several methods for one model on one card: the verdict on each, lightest first, as a table."""
+    """Several methods for one model on one card: the verdict on each, lightest first, as a table.
+    One method for a model at two sizes: the size that fits (`_sizes`)."""
+    if (
+        len(results) == 2
+        and len({r.task for r in results}) == 1
+        and len({r.model for r in results}) == 2
+        and len({(r.gpu, r.capacity_gb) for r in results}) == 1
+    ):
+        return _sizes(results, question, lang)
     if (
         len({r.task for r in results}) < 2
         or len({(r.model, r.gpu, r.capacity_gb) for r in results}) > 1
@@ -502,9 +543,19 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # Several cards named: one machine holding them all (the tool's `gpus`).
         del base["num_gpus"]
         return [{**base, "gpus": cards}]
-    if cards:
-        return [{**base, "gpu": cards[0], "vram_gb": ent.memory_of(cards[0])}]
-    return [{**base, "vram_gb": ent.vram_gb}]
+    target = (
+        {"gpu": cards[0], "vram_gb": ent.memory_of(cards[0])} if cards else {"vram_gb": ent.vram_gb}
+    )
+    sibling = _sibling(ent, model)
+    return [{**base, **target}] + ([{**base, "model": sibling, **target}] if sibling else [])
+
+
+def _sibling(ent: Entities, model: str) -> str | None:
+    """A smaller model of the same release, when the question names the model without its size
+    ('Wan 2.1' is the 14B or the 1.3B): both are checked, the smaller in case the larger fails."""
+    from assistant.knowledge.model_matching import smaller_sibling
+
+    return smaller_sibling(model) if model in ent.unsized_models else None
 
 
 MAX_GOAL_MODELS = 2

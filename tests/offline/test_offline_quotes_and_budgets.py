@@ -91,3 +91,18 @@ def test_plural_long_tail_cards_with_their_count() -> None:
     assert ent.gpus == ["GeForce RTX 5090", "GeForce RTX 3090", "Arc B580"]
     assert ent.gpu_counts == {"GeForce RTX 3090": 2, "Arc B580": 4}
     assert extract_entities("our k8s nodes").gpus == []  # 'k8s' is no plural of a 'K8'
+
+
+@pytest.mark.parametrize(
+    ("text", "vram"),
+    [
+        ("is it possible to use 100GB+ of system memory with a smaller GPU?", None),
+        ("I have 64GB RAM and a 3060", None),
+        ("16 GB of DDR5 RAM", None),
+        ("RAM : 32 Go, carte 8 Go", 8.0),
+        ("a 24 GB card and 128 GB RAM", 24.0),
+        ("Mac mini M4 with 24GB RAM", 24.0),  # unified memory: the RAM is the GPU's
+    ],
+)
+def test_the_computers_ram_is_not_the_cards_memory(text: str, vram: float | None) -> None:
+    assert extract_entities(text).vram_gb == vram

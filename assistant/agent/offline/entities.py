@@ -440,6 +440,27 @@ def _models(text: str) -> tuple[list[str], float | None, list[str]]:
     return names, size, unsized
 
 
+RAM_SPAN = 14  # how far from a memory size 'RAM' or 'system memory' may sit: '64 GB of DDR5 RAM'
+
+
+def _system_ram(text: str, start: int, end: int) -> bool:
+    """Whether the memory size at text[start:end] is the computer's: 'RAM' or 'system memory'
+    right after it ('100GB+ of system memory') or right before it ('RAM: 32 Go')."""
+    after = re.sub(r"^\s*\+?\s*(?:of|de|d')?\s*", " ", text[end : end + RAM_SPAN + 8])
+    before = text[max(0, start - RAM_SPAN) : start]
+    return bool(
+        any(s < 3 for s, _ in phrase_spans("system_ram", after))
+        or re.search(r"\bram\s*:?\s*$", before, re.I)
+    )
+
+
+def _unified(cards: list[str]) -> bool:
+    """A card on unified memory (a Mac): its RAM is its VRAM."""
+    from assistant.knowledge.matching import match_gpu
+
+    return any("unified" in (getattr(match_gpu(c).gpu, "memory_type", None) or "") for c in cards)
+
+
 def _key(item: Any) -> str:
     for attr in ("key", "name", "id"):
         value = getattr(item, attr, None)
@@ -511,6 +532,8 @@ def extract_entities(text: str) -> Entities:
     for m in _MEMORY.finditer(text):
         if storage and storage.start() <= m.start() < storage.end():
             continue
+        if _system_ram(text, m.start(), m.end()) and not _unified(ent.gpus):
+            continue  # '100GB+ of system memory': the computer's, not the card's
         ent.vram_gb = _float(m.group(1))
         break
     precision = _PRECISION.search(text)

@@ -227,7 +227,8 @@ def power_cost(q: PowerQuery) -> PowerCost:
             f"pour louer la même : {share * 100:.0f}\u202f% du prix de location."
         )
     return PowerCost(
-        gpu=name, power_w=watts, power_basis=basis, idle_w=idle, hours_per_day=hours,
+        gpu=name if card or q.gpu else None, power_w=watts, power_basis=basis, idle_w=idle,
+        hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
         kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,

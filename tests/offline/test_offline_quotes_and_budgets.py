@@ -106,3 +106,26 @@ def test_plural_long_tail_cards_with_their_count() -> None:
 )
 def test_the_computers_ram_is_not_the_cards_memory(text: str, vram: float | None) -> None:
     assert extract_entities(text).vram_gb == vram
+
+
+def test_the_draw_at_the_wall_is_what_the_bill_follows() -> None:
+    ent = extract_entities(
+        "My RTX 4060 laptop (140W max TGP) trains 8h a day. The whole laptop pulls 180W from the wall."
+    )
+    assert ent.card_power_w == {"GeForce RTX 4060 Laptop GPU": 140.0} and ent.wall_w == 180.0
+    head = _first(
+        ask(
+            "I leave my gaming laptop (RTX 4060 laptop, 140W max TGP) training ~8h a day, every "
+            "day for a month. Electricity is $0.30/kWh. How much is that costing me? The whole "
+            "laptop pulls maybe 180W from the wall."
+        ).text
+    )
+    assert head.startswith("**The machine at 180 W") and "$12.96 a month" in head
+    assert "Over a month" not in head  # the monthly figure is the answer, said once
+
+
+def test_a_span_of_months_totals_whole_months() -> None:
+    head = _first(
+        ask("training on my 4090 for 3 months, 8 h a day at 0.30 $/kWh, electricity cost?").text
+    )
+    assert "Over 3 months: $97.20" in head and "$32.40 a month" in head

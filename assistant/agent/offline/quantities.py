@@ -86,6 +86,7 @@ class PowerFigures:
     idle_w: float | None = None
     card_w: dict[str, float] | None = None
     idle_at: int | None = None
+    wall_w: float | None = None
 
 
 def _watts(text: str) -> list[tuple[int, int, float]]:
@@ -116,7 +117,15 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         if own and name not in card_w:
             card_w[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
+    walls = phrase_spans("wall", text)
+    near_wall = sorted(
+        (min(max(start - w_end, pos - end, 0) for start, end in walls), w)
+        for i, (pos, w_end, w) in enumerate(watts)
+        if walls and i != idle_index
+    )
+    wall = [w for distance, w in near_wall[:1] if distance <= IDLE_SPAN]
     return PowerFigures(
+        wall_w=wall[0] if wall else None,
         load_w=load[0] if load else None,
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,

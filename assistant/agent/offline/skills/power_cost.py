@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.numbers import HOURS_PER_UNIT
 from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
@@ -37,7 +38,8 @@ def _price(result: PowerCost, lang: Lang) -> str:
 def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     """The asked period's cost first, with the asker's inputs: watts, hours, idle phase, price."""
     cur, n = result.currency, result.gpu_count
-    who = f"{n} × {result.gpu}" if n > 1 else str(result.gpu)
+    name = result.gpu or pick(lang, "The machine", "La machine")
+    who = f"{n} × {name}" if n > 1 else name
     watts = num((result.power_w or 0) * n, lang, 0)
     use = pick(
         lang,
@@ -108,7 +110,13 @@ def _span_total(result: PowerCost, question: str, lang: Lang) -> str:
     words, hours = period_span(question)
     if words is None or hours is None or result.cost_per_day is None:
         return ""
-    total = money(result.cost_per_day * hours / 24, result.currency, lang)
+    months = hours / HOURS_PER_UNIT["month"]
+    if round(months) >= 1 and abs(months - round(months)) < 0.02 and result.cost_per_month:
+        if round(months) == 1:
+            return ""  # 'for a month': the monthly figure that follows is the answer
+        total = money(result.cost_per_month * round(months), result.currency, lang)
+    else:
+        total = money(result.cost_per_day * hours / 24, result.currency, lang)
     return pick(lang, f"**Over {words}: {total}.** ", f"**Sur {words} : {total}.** ")
 
 
@@ -240,6 +248,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,
         })  # fmt: skip
+    if alone and whole.wall_w is not None:
+        # The whole machine measured at the plug: the bill follows that, not the card's TGP.
+        return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
     if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
         # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
         first, second = whole.power_options[:MAX_COMPARED]

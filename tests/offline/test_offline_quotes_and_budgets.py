@@ -129,3 +129,14 @@ def test_a_span_of_months_totals_whole_months() -> None:
         ask("training on my 4090 for 3 months, 8 h a day at 0.30 $/kWh, electricity cost?").text
     )
     assert "Over 3 months: $97.20" in head and "$32.40 a month" in head
+
+
+def test_the_best_case_speed_is_the_bandwidth_bound() -> None:
+    answer = ask("What's the best-case decode tokens/s for Llama 3.1 70B in FP8 on one H100 SXM?")
+    speed = next(c.result for c in answer.tool_calls if c.name == "llm_speed")
+    bound = speed["bandwidth_gbs"] / speed["bytes_per_token_gb"]
+    head = _first(answer.text)
+    assert head.startswith(f"**At best about {bound:.0f} tokens/s**")
+    assert bound > speed["decode_tokens_per_s"]  # the estimate, which follows, is below it
+    plain = _first(ask("How fast is Llama 3.1 70B in FP8 on one H100 SXM?").text)
+    assert plain.startswith("**About")  # no bound unless the best case is asked

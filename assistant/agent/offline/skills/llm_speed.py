@@ -47,6 +47,40 @@ def not_a_language_model(ent: Entities) -> bool:
     return found is not None and not found.is_llm
 
 
+def _asks_ceiling(question: str) -> bool:
+    """The question asks for the most a card can do ('best-case tokens/s', 'au mieux')."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    return bool(phrase_spans("ceiling", question))
+
+
+def _bound(result: SpeedEstimate) -> float | None:
+    """One card's bandwidth bound on decode: peak bandwidth ÷ bytes read per token."""
+    if result.gpu_count != 1 or not result.bandwidth_gbs or not result.bytes_per_token_gb:
+        return None
+    return result.bandwidth_gbs / result.bytes_per_token_gb
+
+
+def _ceiling(result: SpeedEstimate, question: str, lang: Lang) -> str:
+    """When the question asks for the best case: the bandwidth bound (peak bandwidth ÷ bytes read
+    per token, one card), which no backend reaches, before the estimate."""
+    bound = _bound(result)
+    bandwidth, read = result.bandwidth_gbs or 0.0, result.bytes_per_token_gb or 0.0
+    if not _asks_ceiling(question) or bound is None:
+        return ""
+    top = num(bound, lang, 0)
+    return pick(
+        lang,
+        f"**At best about {top} tokens/s** for {result.model} in {result.precision} on "
+        f"{result.gpu}, one request at a time: the bandwidth bound, {num(bandwidth, lang, 0)} GB/s ÷ "
+        f"{num(read, lang, 2)} GB read per token. No backend reaches it.",
+        f"**Au mieux environ {top} tokens/s** pour {result.model} en {result.precision} sur "
+        f"{result.gpu}, une requête à la fois : la borne de la bande passante, "
+        f"{num(bandwidth, lang, 0)} Go/s ÷ {num(read, lang, 2)} Go lus par token. Aucun moteur "
+        "ne l'atteint.",
+    )
+
+
 def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
     """The decode speed first, then prefill, the notes, and the formula with its inputs."""
     if not result.found and result.model_kind:
@@ -72,6 +106,9 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
         f"à {num(result.bandwidth_gbs, lang, 0)} Go/s ({result.backend}, efficacité {num((result.efficiency or 0) * 100, lang, 0)} %).",
     )
     parts = [head, why]
+    bound = _ceiling(result, question, lang)
+    if bound:
+        parts = [bound, pick(lang, "In practice: ", "En pratique : ") + head]
     if result.prefill_tokens_per_s and result.time_to_first_token_s is not None:
         parts.append(
             pick(
@@ -98,13 +135,39 @@ def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
         return ""
     fastest = max(found, key=lambda r: r.decode_tokens_per_s or 0.0)
     name = _cards(fastest)
-    head = pick(
+    head = _bounds_head(found, question, lang) or pick(
         lang,
         f"**Generation: {name} is faster**, about {num(fastest.decode_tokens_per_s, lang, 0)} "
         f"tokens/s for {fastest.model} in {fastest.precision}, one request at a time.",
         f"**Génération : {name} est la plus rapide**, environ {num(fastest.decode_tokens_per_s, lang, 0)} "
         f"tokens/s pour {fastest.model} en {fastest.precision}, une requête à la fois.",
     )
+    table = _speed_table(found, lang)
+    notes = list(dict.fromkeys(n for r in found for n in (r.notes_fr if lang == "fr" else r.notes)))
+    formula = pick(lang, "Formula: " + fastest.formula, "Formule : " + fastest.formula_fr)
+    parts = [head, table, bullet_list(notes) if notes else "", f"<sub>{formula}</sub>"]
+    return "\n\n".join(p for p in parts if p)
+
+
+def _bounds_head(found: list[SpeedEstimate], question: str, lang: Lang) -> str:
+    """When the best case is asked: each card's bandwidth bound, before the estimates."""
+    bounds = [_bound(r) for r in found]
+    if not _asks_ceiling(question) or not all(bounds):
+        return ""
+    each = ", ".join(
+        f"{_cards(r)} {num(b, lang, 0)} tokens/s" for r, b in zip(found, bounds, strict=True)
+    )
+    first = found[0]
+    return pick(
+        lang,
+        f"**At best, {each}** for {first.model} in {first.precision}, one request at a time: the "
+        "bandwidth bound, which no backend reaches. In practice:",
+        f"**Au mieux, {each}** pour {first.model} en {first.precision}, une requête à la fois : la "
+        "borne de la bande passante, qu'aucun moteur n'atteint. En pratique :",
+    )
+
+
+def _speed_table(found: list[SpeedEstimate], lang: Lang) -> str:
     rows = [
         f"| {_cards(r)} | {num(r.decode_tokens_per_s, lang, 0)} "
         f"({num(r.decode_low, lang, 0)}–{num(r.decode_high, lang, 0)}) | "
@@ -112,7 +175,7 @@ def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
         + " |"
         for r in found
     ]
-    table = (
+    return (
         pick(
             lang,
             "| Cards | Generation (tokens/s) | Prompt reading (tokens/s) |",
@@ -121,10 +184,6 @@ def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
         + "\n|---|---|---|\n"
         + "\n".join(rows)
     )
-    notes = list(dict.fromkeys(n for r in found for n in (r.notes_fr if lang == "fr" else r.notes)))
-    formula = pick(lang, "Formula: " + fastest.formula, "Formule : " + fastest.formula_fr)
-    parts = [head, table, bullet_list(notes) if notes else "", f"<sub>{formula}</sub>"]
-    return "\n\n".join(p for p in parts if p)
 
 
 def _cards(result: SpeedEstimate) -> str:

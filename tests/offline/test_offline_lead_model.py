@@ -68,6 +68,7 @@ def _row(similarity: float, rank: int, searched: int | None) -> tuple[float, ...
         "keywords": 1.0 if rank == 0 else 0.2,
         "keyword_rank": 1.0 if rank == 0 else 0.25,
         "coverage": 0.8 if rank == 0 else 0.4,
+        "coverage_margin": 0.4 if rank == 0 else -0.4,
         "other_kind": 0.0,
     }
     return tuple(values[name] for name in FEATURES)
@@ -83,6 +84,7 @@ def _question(computed: bool, nearest: float) -> tuple[float, ...]:
         "nearest": nearest,
         "nearest_above_median": nearest - 0.83,
         "searched_entries": 0.0 if computed else 1.0,
+        "best_coverage": 0.5 if computed else 0.8,
     }
     return tuple(values[name] for name in QUESTION_FEATURES)
 

@@ -46,6 +46,7 @@ FEATURES: tuple[str, ...] = (
     "keywords",  # BM25 score over the best entry's BM25 score (0 when no keyword matches)
     "keyword_rank",  # 1 / (1 + rank by keywords), 0 without a keyword match
     "coverage",  # the rarity-weighted share of the entry's title or phrasing the question says
+    "coverage_margin",  # that share minus the best other candidate's
     "other_kind",  # both name models, of different kinds (image vs language model)
 )
 QUESTION_FEATURES: tuple[str, ...] = (
@@ -57,6 +58,7 @@ QUESTION_FEATURES: tuple[str, ...] = (
     "nearest",  # the nearest entry's cosine
     "nearest_above_median",  # how far the nearest entry stands out
     "searched_entries",  # the share of the searched passages that are entries
+    "best_coverage",  # the largest share of an entry's title or phrasing the question says
 )
 
 
@@ -225,6 +227,7 @@ def candidates(
     `retrieved`: the searched passages' entry ids, best first (None for a guide passage);
     `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model."""
     scores = dict(ranked)
+    covered = {e: (coverage or {}).get(e, 0.0) for e in scores}
     nearest = ranked[0][1] if ranked else median
     question = (
         float(context.computed),
@@ -235,6 +238,7 @@ def candidates(
         nearest,
         nearest - median,
         sum(e is not None for e in retrieved) / len(retrieved) if retrieved else 0.0,
+        max(covered.values(), default=0.0),
     )
     meaning_rank = {e: n for n, (e, _) in enumerate(ranked)}
     by_keywords = sorted((e for e in keywords if e in scores), key=lambda e: -keywords[e])
@@ -247,6 +251,7 @@ def candidates(
             + [e for e in searched + by_keywords[:KEYWORD] if e in scores]
         )
     )
+    top_covered = sorted(((e, covered[e]) for e in chosen), key=lambda x: -x[1])[:2]
     found = []
     for entry_id in chosen:
         sim = scores[entry_id]
@@ -262,7 +267,8 @@ def candidates(
             1.0 if entry_id == first else 0.0,
             keywords.get(entry_id, 0.0),
             1.0 / (1 + keyword_rank[entry_id]) if entry_id in keyword_rank else 0.0,
-            (coverage or {}).get(entry_id, 0.0),
+            covered[entry_id],
+            covered[entry_id] - max((v for e, v in top_covered if e != entry_id), default=0.0),
             float(entry_id in other_kind),
         )
         found.append(Candidate(entry_id, row))

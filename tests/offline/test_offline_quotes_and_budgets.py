@@ -140,3 +140,12 @@ def test_the_best_case_speed_is_the_bandwidth_bound() -> None:
     assert bound > speed["decode_tokens_per_s"]  # the estimate, which follows, is below it
     plain = _first(ask("How fast is Llama 3.1 70B in FP8 on one H100 SXM?").text)
     assert plain.startswith("**About")  # no bound unless the best case is asked
+
+
+def test_colab_compute_units_are_not_priced_as_a_cloud_rental() -> None:
+    answer = ask(
+        "Colab Pro c'est 100 unités de calcul pour ~10€/mois, ça fait combien d'heures de A100 ?"
+    )
+    assert "rent_cost" not in [c.name for c in answer.tool_calls]
+    rented = ask("Renting an A100 vs Colab Pro compute units: how many hours for 10 dollars?")
+    assert "rent_cost" in [c.name for c in rented.tool_calls]  # renting named: priced

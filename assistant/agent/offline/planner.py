@@ -139,6 +139,10 @@ def _with_companions(reading: Reading) -> list[str]:
         if "gpu_compare" in intents:
             intents.remove("gpu_compare")
         intents.insert(0, "gpu_compare")
+    if "notebook_tiers" in intents and "rent_cost" in intents and not _names_renting(reading):
+        # "100 compute units on Colab Pro: how many hours of A100?": the notebook's units, not a
+        # cloud rental nobody asked to price.
+        intents.remove("rent_cost")
     if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
         # One priced option faster than another: what the work costs on each is the question.
         intents.insert(0, "rent_cost")
@@ -181,6 +185,11 @@ def _with_companions(reading: Reading) -> list[str]:
 _BESIDE_QUOTES = frozenset(
     {"rent_cost", "gpu_compare", "workload_fit", "purchase_price", "gpu_lookup", "llm_speed"}
 )
+
+
+def _names_renting(reading: Reading) -> bool:
+    """The question speaks of renting or gives an hourly rate: a rental may be priced."""
+    return "rent" in concepts_in(reading.text) or bool(reading.entities.hourly_rates)
 
 
 def _reports_stack_error(reading: Reading, features: list[str]) -> bool:

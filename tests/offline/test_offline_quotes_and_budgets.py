@@ -149,3 +149,16 @@ def test_colab_compute_units_are_not_priced_as_a_cloud_rental() -> None:
     assert "rent_cost" not in [c.name for c in answer.tool_calls]
     rented = ask("Renting an A100 vs Colab Pro compute units: how many hours for 10 dollars?")
     assert "rent_cost" in [c.name for c in rented.tool_calls]  # renting named: priced
+
+
+def test_loras_in_the_plural_are_lora() -> None:
+    assert extract_entities("later training some LoRAs on SDXL").method == "lora"
+    assert extract_entities("des QLoRAs sur Mistral 7B").method == "qlora"
+
+
+def test_cards_weighed_for_fine_tuning_are_checked_one_by_one() -> None:
+    answer = ask("Fine-tuning Qwen2.5 14B: RTX 4060 Ti 16GB or RTX 3060 12GB?")
+    fits = [c.arguments for c in answer.tool_calls if c.name == "workload_fit"]
+    assert [f.get("gpu") for f in fits] == ["GeForce RTX 4060 Ti 16GB", "GeForce RTX 3060 12GB"]
+    assert all("gpus" not in f and f["task"] == "qlora" for f in fits)  # no one machine of both
+    assert _first(answer.text).startswith("**GeForce RTX 4060 Ti 16GB** is the pick")

@@ -238,8 +238,8 @@ _PRECISION = re.compile(
     r"\b(fp32|fp16|bf16|fp8|fp4|int8|int4|nf4|q4|q8|4[- ]?bits?|8[- ]?bits?|16[- ]?bits?)\b", re.I
 )
 _METHOD = [
-    ("qlora", re.compile(r"\bq-?lora\b", re.I)),
-    ("lora", re.compile(r"\blora\b", re.I)),
+    ("qlora", re.compile(r"\bq-?loras?\b", re.I)),
+    ("lora", re.compile(r"\bloras?\b", re.I)),
     (
         "full",
         re.compile(

@@ -50,6 +50,9 @@ DIFFUSION = ("flux", "sd", "stable diffusion", "sdxl", "wan", "hunyuan")
 METHOD_TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune", "inference": "inference"}
 # Fine-tuning without a method named: every method is weighed, lightest first.
 FINETUNE_TASKS = ("qlora", "lora", "full_finetune")
+# Cards weighed for fine-tuning with no method named: each is checked with QLoRA (4-bit base and
+# adapters), the lightest usual method on one card, so no card is ruled out by a heavier one.
+OPTIONS_FINETUNE = "qlora"
 FITTING = ("fits", "tight")
 # Precisions people run a model at, by bits, for a headline when the question names none.
 BITS = {
@@ -512,7 +515,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
     cards = named_cards(ent)
-    if ent.method == "finetune":
+    if ent.method == "finetune" and ent.options and len(cards) >= 2:
+        task = OPTIONS_FINETUNE  # cards weighed for fine-tuning, no method named
+    if ent.method == "finetune" and not (ent.options and len(cards) >= 2):
         target: dict[str, Any] = (
             {"gpus": cards}
             if len(cards) >= 2

@@ -162,3 +162,10 @@ def test_cards_weighed_for_fine_tuning_are_checked_one_by_one() -> None:
     assert [f.get("gpu") for f in fits] == ["GeForce RTX 4060 Ti 16GB", "GeForce RTX 3060 12GB"]
     assert all("gpus" not in f and f["task"] == "qlora" for f in fits)  # no one machine of both
     assert _first(answer.text).startswith("**GeForce RTX 4060 Ti 16GB** is the pick")
+
+
+def test_cards_that_all_meet_a_feature_goal_get_a_pick() -> None:
+    head = _first(ask("RTX 3060 12GB or RTX 4060 to learn CUDA programming?").text)
+    assert "take the **GeForce RTX 3060 12GB**" in head and "12 GB against 8 GB" in head
+    none = _first(ask("RTX 3060 12GB or GTX 1060 to learn tcgen05?").text)
+    assert "take the" not in none  # no card meets it: nothing to pick between

@@ -169,3 +169,8 @@ def test_cards_that_all_meet_a_feature_goal_get_a_pick() -> None:
     assert "take the **GeForce RTX 3060 12GB**" in head and "12 GB against 8 GB" in head
     none = _first(ask("RTX 3060 12GB or GTX 1060 to learn tcgen05?").text)
     assert "take the" not in none  # no card meets it: nothing to pick between
+
+
+def test_options_with_the_same_memory_are_told_apart_by_speed_or_software() -> None:
+    head = _first(ask("7900 XTX new vs used 3090, both 24GB, for local LLMs?").text)
+    assert head.startswith("**Same memory (24 GB)**") and "software support decides" in head

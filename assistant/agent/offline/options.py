@@ -311,6 +311,14 @@ def _cuda_line(cards: list[Any], label: Any, lang: Lang) -> str:
     )
 
 
+def _speed_error() -> float:
+    """The decode estimate's typical error (a fraction): bandwidths closer than that generate at
+    speeds the estimate cannot tell apart."""
+    from assistant.knowledge.speed import load_speed_rules
+
+    return load_speed_rules().typical_error_fraction
+
+
 def _trade_off(
     cards: list[Any],
     roomiest: Any,
@@ -321,6 +329,32 @@ def _trade_off(
     lang: Lang,
 ) -> str:
     """The fastest card for models it holds, against the option that holds the most."""
+    tied = [c for c in cards if c.name != roomiest.name and total(c) == total(roomiest)]
+    if roomiest.name == fastest.name and tied:
+        # 'Both 24GB': the same memory, so the speed of that memory is what tells them apart.
+        other = max(tied, key=lambda c: c.bandwidth_gbs)
+        close = fastest.bandwidth_gbs <= other.bandwidth_gbs * (1 + _speed_error())
+        return pick(
+            lang,
+            f"**Same memory ({gb(total(fastest), lang)})**; "
+            + (
+                f"their memory speeds are close ({num(fastest.bandwidth_gbs, lang, 0)} against "
+                f"{num(other.bandwidth_gbs, lang, 0)} GB/s), so they generate at about the same speed: "
+                "software support decides."
+                if close
+                else f"**{label(fastest)}** generates faster ({num(fastest.bandwidth_gbs, lang, 0)} "
+                f"against {num(other.bandwidth_gbs, lang, 0)} GB/s)."
+            ),
+            f"**Même mémoire ({gb(total(fastest), lang)})** ; "
+            + (
+                f"leurs débits mémoire sont proches ({num(fastest.bandwidth_gbs, lang, 0)} contre "
+                f"{num(other.bandwidth_gbs, lang, 0)} Go/s), donc elles génèrent à peu près aussi vite : "
+                "c'est la prise en charge logicielle qui tranche."
+                if close
+                else f"**{label(fastest)}** génère plus vite ({num(fastest.bandwidth_gbs, lang, 0)} "
+                f"contre {num(other.bandwidth_gbs, lang, 0)} Go/s)."
+            ),
+        )
     if roomiest.name == fastest.name:
         return pick(
             lang,

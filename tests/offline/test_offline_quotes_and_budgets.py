@@ -174,3 +174,42 @@ def test_cards_that_all_meet_a_feature_goal_get_a_pick() -> None:
 def test_options_with_the_same_memory_are_told_apart_by_speed_or_software() -> None:
     head = _first(ask("7900 XTX new vs used 3090, both 24GB, for local LLMs?").text)
     assert head.startswith("**Same memory (24 GB)**") and "software support decides" in head
+
+
+@pytest.mark.parametrize(
+    ("text", "speed"),
+    [
+        ("I only get around 3t/s with my RTX 3090 on a 13b model", 3.0),
+        ("je n'ai que 5 tokens/s", 5.0),
+        ("I seem to get around 65 tokens per second", 65.0),
+        ("can I get 30 tok/s on my 3090?", None),  # hoped for, not seen
+    ],
+)
+def test_the_speed_the_asker_sees(text: str, speed: float | None) -> None:
+    from assistant.agent.offline.quantities import observed_speed
+
+    assert observed_speed(text) == speed
+
+
+def test_a_speed_far_below_the_estimate_is_said_first_with_what_to_check() -> None:
+    answer = ask(
+        "I only get around 3t/s with my RTX 3090 on a 13b model in 4-bit. What am I doing wrong?"
+    )
+    speed = next(c.result for c in answer.tool_calls if c.name == "llm_speed")
+    head = _first(answer.text)
+    assert (
+        head.startswith("**3 tokens/s is")
+        and f"about {speed['decode_tokens_per_s']:.0f} tokens/s" in head
+    )
+    assert "CPU" in head and "-ngl" in head
+
+
+def test_a_speed_rate_is_no_token_count_for_a_job() -> None:
+    answer = ask(
+        "I get around 65 tokens per second with Llama 2 7B without quantization on my A100."
+    )
+    names = [c.name for c in answer.tool_calls]
+    assert "job_cost" not in names and names[0] == "llm_speed"
+    assert (
+        next(c.arguments for c in answer.tool_calls if c.name == "llm_speed")["precision"] == "fp16"
+    )

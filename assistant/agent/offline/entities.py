@@ -542,6 +542,8 @@ def extract_entities(text: str) -> Entities:
     precision = _PRECISION.search(text)
     if precision:
         ent.precision = _normalize_precision(precision.group(1))
+    elif phrase_spans("unquantized", text):
+        ent.precision = "fp16"  # 'without quantization': the 16-bit weights as published
     for method, pattern in _METHOD:
         if any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text)):
             ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune

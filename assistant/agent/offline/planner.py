@@ -16,6 +16,7 @@ from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.options import weighed_without_goal
+from assistant.agent.offline.quantities import observed_speed
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.scope import out_of_scope
 from assistant.agent.offline.search_terms import search_query
@@ -143,6 +144,13 @@ def _with_companions(reading: Reading) -> list[str]:
         # "100 compute units on Colab Pro: how many hours of A100?": the notebook's units, not a
         # cloud rental nobody asked to price.
         intents.remove("rent_cost")
+    if (
+        "llm_speed" not in intents
+        and (ent.models or ent.model_size_b)
+        and observed_speed(reading.text) is not None
+    ):
+        # "I only get 3 t/s on my 3090 with a 13B": the speed to expect is the yardstick.
+        intents.insert(0, "llm_speed")
     if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
         # One priced option faster than another: what the work costs on each is the question.
         intents.insert(0, "rent_cost")

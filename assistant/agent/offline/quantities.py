@@ -208,3 +208,23 @@ def read_energy(text: str, card_spans: list[tuple[str, int, int]]) -> EnergyFigu
         before = [name for name, s, _ in card_spans if s < m.start()]
         return EnergyFigure(float(raw.replace(",", ".")), period, before[-1] if before else None)
     return None
+
+
+_SPEED = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(?:t/s|tok/s|tokens?\s*/\s*s(?:ec)?|tokens? (?:per|a) second|"
+    r"tokens? par seconde|tps)\b",
+    re.I,
+)
+OBSERVED_SPAN = 30  # how far before a speed 'I only get' may sit
+
+
+def observed_speed(text: str) -> float | None:
+    """The generation speed the asker sees on their own machine ('I only get around 3t/s'), or
+    None; a speed hoped for ('can I get 30 tok/s?') is not one."""
+    for m in _SPEED.finditer(text):
+        before = text[max(0, m.start() - OBSERVED_SPAN) : m.start()]
+        if re.search(r"\b(?:can|could|will|would|should)\s+(?:i|we|it)\s+get\b", before, re.I):
+            continue
+        if phrase_spans("observed_speed", before):
+            return float(m.group(1).replace(",", "."))
+    return None

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 # "1B tokens", "500 M tokens", "2 milliards de tokens", "1e9 tokens"
 _TOKENS = re.compile(
-    r"(\d+(?:[.,]\d+)?(?:e\d+)?)\s*(k|m|b|t|mds?|millions?|milliards?|billions?|trillions?)?\s*(?:de\s+)?tokens?\b",
+    r"(\d+(?:[.,]\d+)?(?:e\d+)?)\s*(k|m|b|t|mds?|millions?|milliards?|billions?|trillions?)?\s*(?:de\s+)?tokens?\b"
+    r"(?!\s*(?:/\s*s\b|per\s+sec|a\s+sec|par\s+sec))",  # '65 tokens per second' is a speed
     re.I,
 )
 _SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "billion": 1e9, "billions": 1e9,

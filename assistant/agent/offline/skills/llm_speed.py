@@ -47,6 +47,71 @@ def not_a_language_model(ent: Entities) -> bool:
     return found is not None and not found.is_llm
 
 
+def _against_observed(result: SpeedEstimate, question: str, lang: Lang) -> str:
+    """The asker's own speed set against the estimate: far below it (what to look for), within
+    its range, or above it."""
+    from assistant.agent.offline.quantities import observed_speed
+
+    seen = observed_speed(question)
+    tps, low, high = result.decode_tokens_per_s, result.decode_low, result.decode_high
+    if seen is None or not tps or not low or not high:
+        return ""
+    what = pick(
+        lang,
+        f"{result.model} in {result.precision} on {_cards(result)}",
+        f"{result.model} en {result.precision} sur {_cards(result)}",
+    )
+    expected = pick(
+        lang,
+        f"about {num(tps, lang, 0)} tokens/s ({num(low, lang, 0)}–{num(high, lang, 0)})",
+        f"environ {num(tps, lang, 0)} tokens/s ({num(low, lang, 0)} à {num(high, lang, 0)})",
+    )
+    from assistant.knowledge.speed import load_speed_rules
+
+    far = low * (1 - load_speed_rules().typical_error_fraction)  # beyond the estimate's error
+    if far <= seen < low:
+        return pick(
+            lang,
+            f"**{num(seen, lang, 1)} tokens/s is a little below what to expect for {what}: "
+            f"{expected}**, one request at a time; the backend, a long context, a power limit or a "
+            "laptop card's lower clocks explain a gap of that size.",
+            f"**{num(seen, lang, 1)} tokens/s, c'est un peu moins que ce qu'on attend de {what} : "
+            f"{expected}**, une requête à la fois ; le moteur, un long contexte, une limite de "
+            "puissance ou les fréquences plus basses d'une carte de portable expliquent un tel écart.",
+        )
+    if seen < far:
+        return pick(
+            lang,
+            f"**{num(seen, lang, 1)} tokens/s is {num(tps / seen, lang, 0)}× below what to expect "
+            f"for {what}: {expected}**, one request at a time. A gap that large usually means part "
+            "of the model runs on the CPU or spills into system RAM: check that every layer is on "
+            "the GPU (llama.cpp `-ngl`, `ollama ps`), that the build or wheel has GPU support, and "
+            "that the model and its context fit in the card's memory.",
+            f"**{num(seen, lang, 1)} tokens/s, c'est {num(tps / seen, lang, 0)} fois moins que ce "
+            f"qu'on attend de {what} : {expected}**, une requête à la fois. Un tel écart veut "
+            "souvent dire qu'une partie du modèle tourne sur le CPU ou déborde en mémoire système : "
+            "vérifiez que toutes les couches sont sur le GPU (`-ngl` de llama.cpp, `ollama ps`), "
+            "que la version installée gère le GPU, et que le modèle et son contexte tiennent dans "
+            "la mémoire de la carte.",
+        )
+    if seen <= high:
+        return pick(
+            lang,
+            f"**{num(seen, lang, 1)} tokens/s is about what to expect for {what}: {expected}**, "
+            "one request at a time.",
+            f"**{num(seen, lang, 1)} tokens/s, c'est à peu près ce qu'on attend de {what} : "
+            f"{expected}**, une requête à la fois.",
+        )
+    return pick(
+        lang,
+        f"**{num(seen, lang, 1)} tokens/s is above this estimate for {what}: {expected}**; a "
+        "smaller quantisation, a shorter context or batched requests would explain it.",
+        f"**{num(seen, lang, 1)} tokens/s, c'est plus que cette estimation pour {what} : "
+        f"{expected}** ; une quantification plus petite, un contexte plus court ou des requêtes "
+        "groupées l'expliqueraient.",
+    )
+
+
 def _asks_ceiling(question: str) -> bool:
     """The question asks for the most a card can do ('best-case tokens/s', 'au mieux')."""
     from assistant.agent.offline.quantities import phrase_spans
@@ -106,6 +171,9 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
         f"à {num(result.bandwidth_gbs, lang, 0)} Go/s ({result.backend}, efficacité {num((result.efficiency or 0) * 100, lang, 0)} %).",
     )
     parts = [head, why]
+    seen = _against_observed(result, question, lang)
+    if seen:
+        parts = [seen, why]
     bound = _ceiling(result, question, lang)
     if bound:
         parts = [bound, pick(lang, "In practice: ", "En pratique : ") + head]

@@ -106,11 +106,11 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
 
 
 def names_the_domain(text: str, ent: Entities) -> bool:
-    """The text names a card, a model or the GPU domain's own words (not words any request uses,
-    such as "can you recommend")."""
+    """The text names a card, a model, a GPU feature or the domain's own words (not words any
+    request uses, such as "can you recommend")."""
     from assistant.agent.offline.concepts import concepts_in
 
-    named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b)
+    named = bool(ent.gpus or ent.unknown_gpus or ent.models or ent.model_size_b or ent.topics)
     return named or "domain" in concepts_in(text)
 
 

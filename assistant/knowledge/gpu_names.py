@@ -24,6 +24,8 @@ class GpuVocabulary:
     glued_suffixes: tuple[str, ...]
     vendor_words: dict[str, frozenset[str]]
     machine_lines: frozenset[tuple[str, str]] = frozenset()  # word pairs: ("macbook", "pro")
+    school_before: tuple[str, ...] = ()  # "en M1": a university year, not an Apple chip
+    school_after: tuple[str, ...] = ()  # "M1 IA"
 
 
 @cache
@@ -40,6 +42,8 @@ def vocabulary() -> GpuVocabulary:
             glued_suffixes=tuple(raw["glued_suffixes"]),
             vendor_words={v: frozenset(w) for v, w in raw.get("vendor_words", {}).items()},
             machine_lines=frozenset(_pair(line) for line in raw.get("machine_lines", [])),
+            school_before=tuple(raw.get("school_year", {}).get("before", [])),
+            school_after=tuple(raw.get("school_year", {}).get("after", [])),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise DataFileError(f"{NAMES_FILE}: missing or malformed list {exc}") from exc

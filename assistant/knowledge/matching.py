@@ -25,6 +25,7 @@ from assistant.knowledge.gpu_names import (
 from assistant.knowledge.gpu_names import normalize as normalize_gpu_name
 from assistant.knowledge.gpus import GpuCard, load_catalog
 from assistant.knowledge.names import AliasIndex, nearest
+from assistant.knowledge.names import fold as fold_name
 
 __all__ = [
     "GpuMatch",
@@ -490,6 +491,9 @@ def _scan(
         if hit_len == 1 and hit_layer == 0 and not _plausible_bare(toks[i], spans, i, text):
             i += 1
             continue
+        if hit_len == 1 and hit_card.vendor == "apple" and _school_year(spans[i], text):
+            i += 1
+            continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
             if not _sold_with(hit_card, float(toks[end][:-2])):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
@@ -533,6 +537,16 @@ def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text
     if token.isdigit() and i + 1 < len(spans) and _UNIT_AFTER.match(spans[i + 1][0]):
         return False
     return _plausible_bare(token, spans, i, text)
+
+
+def _school_year(span: tuple[str, int, int], text: str) -> bool:
+    """A bare Apple chip name read as a French university year: "je rentre en M1 IA"."""
+    vocab = vocabulary()
+    _, start, end = span
+    before = re.findall(r"[\w']+", fold_name(text[max(0, start - 16) : start]).lower())
+    after = re.findall(r"\w+'?", fold_name(text[end : end + 16]).lower())
+    said_before = any(" ".join(before[-len(w.split()) :]) == w for w in vocab.school_before)
+    return said_before or bool(after and after[0] in vocab.school_after)
 
 
 def _plausible_bare(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:

@@ -138,12 +138,17 @@ def job_cost(q: JobCostQuery) -> JobCost:
                            assumptions=assumptions, **base)  # fmt: skip
     tflops = q.tflops or (card.fp16_tensor_tflops if card else None)
     if not tflops:
-        msg = (
-            "No tensor throughput for this card; give tflops."
+        msg, msg_fr = (
+            (
+                f"The catalog has no tensor-core throughput for {card.name}, so I can't time a run "
+                "on it (give its TFLOPS to estimate one).",
+                f"Le catalogue n'a pas de débit tensoriel pour {card.name} : je ne peux pas estimer "
+                "la durée d'un entraînement dessus (donnez ses TFLOPS pour l'estimer).",
+            )
             if card
-            else "Say which card, or give tflops."
+            else ("Say which card, or give tflops.", "Précisez la carte ou son débit (tflops).")
         )
-        return JobCost(found=False, message=msg, summary=msg, summary_fr="Précisez la carte ou son débit (tflops).",
+        return JobCost(found=False, message=msg, summary=msg, summary_fr=msg_fr,
                        assumptions=assumptions, **base)  # fmt: skip
     if card and q.tflops is None:
         sources += card.source_for("fp16_tensor_tflops")

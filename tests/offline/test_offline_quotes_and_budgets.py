@@ -213,3 +213,37 @@ def test_a_speed_rate_is_no_token_count_for_a_job() -> None:
     assert (
         next(c.arguments for c in answer.tool_calls if c.name == "llm_speed")["precision"] == "fp16"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "cards"),
+    [
+        ("Salut, je rentre en M1 IA en septembre, 1200€ pour un portable", []),
+        ("je suis en M2 data science", []),
+        ("M1 IA : MacBook Air M2 ou PC portable ?", ["Apple M2"]),
+        ("does my M1 support MPS?", ["Apple M1"]),
+        ("mon MacBook Air M1 8 Go", ["Apple M1"]),
+    ],
+)
+def test_a_french_university_year_is_no_apple_chip(text: str, cards: list[str]) -> None:
+    assert extract_entities(text).gpus == cards
+
+
+def test_a_fine_tune_with_no_card_gives_each_methods_needs() -> None:
+    head = _first(ask("How much GPU memory do I need to fine-tune Llama 2 7B?").text)
+    assert head.startswith("**Fine-tuning Llama 2 7B takes about") and "?" not in head
+    assert "QLoRA" in head and "full fine-tuning" in head
+
+
+def test_a_sequence_length_is_no_training_job() -> None:
+    answer = ask(
+        "Position 1 + 127 tokens: 1.19 t/s on my Tesla P40 with CodeLlama 34B, why so slow?"
+    )
+    assert "job_cost" not in [c.name for c in answer.tool_calls]
+
+
+def test_an_intel_card_gets_a_speed_estimate() -> None:
+    answer = ask("How many tokens/s for Llama 3.1 8B on an Arc B580?")
+    speed = next(c for c in answer.tool_calls if c.name == "llm_speed")
+    assert speed.error is None and speed.result["found"]
+    assert any("upper one" in a for a in speed.result["assumptions"])

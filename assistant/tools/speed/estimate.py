@@ -173,8 +173,15 @@ def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
             f"Precision: {precision} ({bits:g} bits per weight), the usual local format (none given)."
         )
     # backend and platform
-    if card is not None:
-        platform: Platform = _PLATFORM[card.vendor]
+    if card is not None and card.vendor not in _PLATFORM:
+        # Intel's GPUs (SYCL, Vulkan): no measurement; the CUDA fit stands in, as an upper estimate.
+        platform: Platform = "cuda"
+        assumptions.append(
+            f"No speed measurement on {card.vendor} GPUs: the efficiency measured on NVIDIA cards "
+            "is used, so the estimate is an upper one."
+        )
+    elif card is not None:
+        platform = _PLATFORM[card.vendor]
     else:
         platform = "metal" if q.backend == "mlx" else "cuda"
     backend: Backend = q.backend or rules.default_backend

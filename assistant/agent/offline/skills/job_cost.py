@@ -28,6 +28,8 @@ _TOKENS = re.compile(
 )
 _SCALE = {"k": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6, "b": 1e9, "billion": 1e9, "billions": 1e9,
           "md": 1e9, "mds": 1e9, "milliard": 1e9, "milliards": 1e9, "t": 1e12, "trillion": 1e12, "trillions": 1e12}  # fmt: skip
+# Fewer tokens than this are a prompt or a sequence's length, not the data a run trains on.
+MIN_JOB_TOKENS = 10_000
 _TASKS = {
     "lora": "lora",
     "qlora": "lora",
@@ -66,6 +68,8 @@ def render(result: JobCost, question: str, lang: Lang) -> str:
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call for the model and token count, on the card named (else H100); none without both."""
     tokens = tokens_in(reading.text)
+    if tokens is not None and tokens < MIN_JOB_TOKENS:
+        return []  # a prompt or a sequence length ('127 tokens', '512 tokens each'), not a dataset
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
     )

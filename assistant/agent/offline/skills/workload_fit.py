@@ -458,7 +458,19 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     fitting = [r for r in results if r.verdict in FITTING]
     failing = [r for r in results if r.verdict not in FITTING]
     joiner = pick(lang, " or ", " ou ")
-    if fitting:
+    if not first.capacity_gb:
+        # No card or memory named: what each method needs is the answer.
+        needs = ", ".join(
+            f"{pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)} {pick(lang, 'with', 'en')} "
+            f"{_task_name(r, lang)}"
+            for r in results
+        )
+        head = pick(
+            lang,
+            f"**Fine-tuning {model} takes {needs}.**",
+            f"**Affiner {model} demande {needs}.**",
+        )
+    elif fitting:
         ways = joiner.join(
             f"{_task_name(r, lang)} ({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
             for r in fitting
@@ -484,18 +496,15 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
             f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}{per_card}).",
         )
     verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
-    table = (
-        pick(
-            lang,
-            "| Method | Memory needed | Verdict |",
-            "| Méthode | Mémoire nécessaire | Verdict |",
-        )
-        + "\n|---|---|---|\n"
-    )
-    table += "\n".join(
-        f"| {_task_name(r, lang)} | {gb(r.total_gb, lang)} | {verdicts[r.verdict]} |"
+    held = bool(first.capacity_gb)  # a card or a memory size to hold each method against
+    header = pick(lang, "| Method | Memory needed |", "| Méthode | Mémoire nécessaire |")
+    header += " Verdict |" if held else ""
+    rows = [
+        f"| {_task_name(r, lang)} | {gb(r.total_gb, lang)} |"
+        + (f" {verdicts[r.verdict]} |" if held else "")
         for r in results
-    )
+    ]
+    table = "\n".join([header, "|---|---|---|" if held else "|---|---|", *rows])
     note = pick(
         lang,
         "<sub>The question names no method, so the three usual ones are compared (QLoRA: 4-bit base + adapters; LoRA: 16-bit base + adapters; full: every weight trained with AdamW).</sub>",

@@ -247,3 +247,15 @@ def test_an_intel_card_gets_a_speed_estimate() -> None:
     speed = next(c for c in answer.tool_calls if c.name == "llm_speed")
     assert speed.error is None and speed.result["found"]
     assert any("upper one" in a for a in speed.result["assumptions"])
+
+
+def test_hours_per_working_day_are_a_daily_rate_on_working_days() -> None:
+    ent = extract_entities("louer à 2,40 €/h, ~8h par jour ouvré (~170h/mois)")
+    assert ent.hours_per_day == 8.0 and ent.days_per_month == pytest.approx(21.67, abs=0.01)
+
+
+def test_a_toolkit_too_old_for_the_card_shows_only_the_fixs_driver() -> None:
+    answer = ask(
+        "nvcc fatal : Unsupported gpu architecture 'compute_120' with CUDA 12.4 on my RTX 5080"
+    )
+    assert "570.26" in answer.text and "550.54" not in answer.text

@@ -123,7 +123,9 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
             + ", ".join(s for s in span if s)
             + "."
         )
-    if result.driver_linux or result.driver_windows:
+    if (result.driver_linux or result.driver_windows) and not (result.supported == "no" and fix):
+        # A release too old for the card: its driver would contradict the fix's, which is the one
+        # to install.
         lines.append(
             pick(lang, "Minimum driver: ", "Pilote minimal : ")
             + ", ".join(

@@ -152,6 +152,12 @@ class GpuCard(BaseModel):
         return self
 
     @property
+    def unified_memory(self) -> bool:
+        """Whether the GPU shares the computer's memory (Apple's M series): any size up to
+        `vram_gb` is sold, and the machine's RAM is the GPU's memory."""
+        return "unified" in (self.memory_type or "")
+
+    @property
     def fp64_fraction(self) -> float | None:
         """FP64 throughput as a fraction of FP32 (0.5 for '1/2')."""
         if self.fp64_ratio is None:

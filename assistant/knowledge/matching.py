@@ -510,8 +510,7 @@ def _sold_with(card: GpuCard, size_gb: float) -> bool:
     memory (Apple's M series) any size up to its largest ("MacBook Air M4 16GB")."""
     if card.vram_gb == size_gb:
         return True
-    unified = "unified" in (card.memory_type or "")
-    return unified and card.vram_gb is not None and size_gb <= card.vram_gb
+    return card.unified_memory and card.vram_gb is not None and size_gb <= card.vram_gb
 
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:

@@ -47,6 +47,18 @@ def _words(terms: list[str]) -> str:
 
 
 @lru_cache(maxsize=1)
+def _machine_memory() -> re.Pattern[str]:
+    words = _words(role_words().not_card_memory)
+    return re.compile(rf"\s*\+?\s*(?:(?:of|de|d')\s*)?(?:{words})(?!\w)", re.I)
+
+
+def names_machine_memory(after: str) -> bool:
+    """Whether the words right after a memory size make it the computer's memory or disk, not a
+    card's: '64GB of RAM', '100GB+ of system memory', '16 Go de mémoire vive'."""
+    return bool(_machine_memory().match(fold(after)))
+
+
+@lru_cache(maxsize=1)
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     words = role_words()
     options = re.compile(rf"(?<![\w']){'(?:' + _words(words.options) + ')'}(?![\w'])")

@@ -443,25 +443,24 @@ def _models(text: str) -> tuple[list[str], float | None, list[str]]:
     return names, size, unsized
 
 
-RAM_SPAN = 14  # how far from a memory size 'RAM' or 'system memory' may sit: '64 GB of DDR5 RAM'
+RAM_SPAN = 14  # how far before a memory size 'RAM' may sit: 'RAM : 32 Go'
 
 
 def _system_ram(text: str, start: int, end: int) -> bool:
     """Whether the memory size at text[start:end] is the computer's: 'RAM' or 'system memory'
-    right after it ('100GB+ of system memory') or right before it ('RAM: 32 Go')."""
-    after = re.sub(r"^\s*\+?\s*(?:of|de|d')?\s*", " ", text[end : end + RAM_SPAN + 8])
+    right after it ('100GB+ of system memory', card_roles.toml's words) or 'RAM' right before it
+    ('RAM: 32 Go')."""
+    from assistant.agent.offline.card_roles import names_machine_memory
+
     before = text[max(0, start - RAM_SPAN) : start]
-    return bool(
-        any(s < 3 for s, _ in phrase_spans("system_ram", after))
-        or re.search(r"\bram\s*:?\s*$", before, re.I)
-    )
+    return names_machine_memory(text[end:]) or bool(re.search(r"\bram\s*:?\s*$", before, re.I))
 
 
 def _unified(cards: list[str]) -> bool:
     """A card on unified memory (a Mac): its RAM is its VRAM."""
     from assistant.knowledge.matching import match_gpu
 
-    return any("unified" in (getattr(match_gpu(c).gpu, "memory_type", None) or "") for c in cards)
+    return any(card.unified_memory for c in cards if (card := match_gpu(c).gpu) is not None)
 
 
 def _key(item: Any) -> str:

@@ -524,9 +524,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
     cards = named_cards(ent)
-    if ent.method == "finetune" and ent.options and len(cards) >= 2:
-        task = OPTIONS_FINETUNE  # cards weighed for fine-tuning, no method named
-    if ent.method == "finetune" and not (ent.options and len(cards) >= 2):
+    weighed = ent.options and len(cards) >= 2  # cards named as options, each checked on its own
+    if ent.method == "finetune" and weighed:
+        task = OPTIONS_FINETUNE  # no method named: each card with the lightest usual one
+    elif ent.method == "finetune":
         target: dict[str, Any] = (
             {"gpus": cards}
             if len(cards) >= 2
@@ -544,7 +545,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
         "num_gpus": ent.gpu_count,
     }  # fmt: skip
-    if len(cards) >= 2 and ent.options:
+    if weighed:
         # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each
         # model the question names (the pick weighs them all).
         del base["model"], base["num_gpus"]

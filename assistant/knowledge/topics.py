@@ -51,6 +51,11 @@ class Topic(BaseModel):
     cheapest_alternative: str | None = None
     other_vendor_verdict: Literal["no", "partial"] = "no"
     other_vendor_note: str | None = None
+    unlisted_verdict: Literal["partial", "no"] | None = Field(
+        default=None,
+        description="The verdict for a card of the topic's own vendor that the vendor's support "
+        "tables leave out (an unlisted Radeon for ROCm), instead of 'yes'",
+    )
     sources: list[Source] = Field(min_length=1)
 
     def feature_keys(self) -> list[str]:

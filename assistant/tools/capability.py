@@ -364,6 +364,12 @@ def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> Capabili
         status = rocm_status(card)
         update["gfx_target"] = status.target
         update["rocm_supported"] = status.rocm_linux or status.hip_sdk_windows
+        if (
+            not update["rocm_supported"]
+            and topic.unlisted_verdict is not None
+            and verdict.verdict == "yes"
+        ):
+            update["verdict"] = topic.unlisted_verdict  # unofficial at best
         if status.target:
             where = [
                 w

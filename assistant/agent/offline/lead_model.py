@@ -59,6 +59,7 @@ QUESTION_FEATURES: tuple[str, ...] = (
     "nearest_above_median",  # how far the nearest entry stands out
     "searched_entries",  # the share of the searched passages that are entries
     "best_coverage",  # the largest share of an entry's title or phrasing the question says
+    "symptom",  # the question reports a failure: an error, a crash, a freeze, out of memory
 )
 
 
@@ -71,6 +72,7 @@ class Context:
     card_feature: bool = False
     strong_tool: bool = False
     specs: bool = False
+    symptom: bool = False
 
 
 @dataclass(frozen=True)
@@ -239,6 +241,7 @@ def candidates(
         nearest - median,
         sum(e is not None for e in retrieved) / len(retrieved) if retrieved else 0.0,
         max(covered.values(), default=0.0),
+        float(context.symptom),
     )
     meaning_rank = {e: n for n, (e, _) in enumerate(ranked)}
     by_keywords = sorted((e for e in keywords if e in scores), key=lambda e: -keywords[e])

@@ -29,7 +29,7 @@ def _stack_lines(result: CapabilityVerdict, lang: Lang) -> list[str]:
     """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target, the guide's fit."""
     lines = []
     instead = pick(lang, result.instead or "", result.instead_fr or result.instead or "")
-    if instead and result.verdict != "yes":
+    if instead and result.verdict != "yes" and result.cuda_only is not False:
         lines.append(pick(lang, f"**Instead:** {instead}", f"**À la place :** {instead}"))
     if result.gfx_target:
         target = f"`{result.gfx_target}`"

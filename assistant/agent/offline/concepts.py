@@ -30,3 +30,11 @@ def concepts_in(text: str) -> set[str]:
     """The concepts a question names."""
     folded = fold(text)
     return {c for c, pattern in concept_patterns().items() if pattern.search(folded)}
+
+
+FAILURE_CONCEPTS = frozenset({"error", "slow_report"})
+
+
+def reports_failure(text: str) -> bool:
+    """The question reports a failure: an error, a crash, a freeze, a run far slower than expected."""
+    return bool(FAILURE_CONCEPTS & concepts_in(text))

@@ -83,6 +83,9 @@ class Entities(BaseModel):
     wall_w: float | None = Field(
         default=None, description="The whole computer's draw at the plug: '180 W from the wall'"
     )
+    power_cap_w: float | None = Field(
+        default=None, description="A limit the asker would set: 'and if I cap it at 300 W?'"
+    )
     card_power_w: dict[str, float] = Field(
         default_factory=dict, description="A card's own watts: '1080 Ti (250 W)'"
     )
@@ -559,7 +562,7 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
-    ent.wall_w = power.wall_w
+    ent.wall_w, ent.power_cap_w = power.wall_w, power.cap_w
     ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent

@@ -87,6 +87,7 @@ class PowerFigures:
     card_w: dict[str, float] | None = None
     idle_at: int | None = None
     wall_w: float | None = None
+    cap_w: float | None = None
 
 
 def _watts(text: str) -> list[tuple[int, int, float]]:
@@ -94,6 +95,19 @@ def _watts(text: str) -> list[tuple[int, int, float]]:
     return [
         (m.start(), m.end(), float(m.group(1).replace(",", "."))) for m in _WATTS.finditer(text)
     ]
+
+
+def _next_to(
+    kind: str, text: str, watts: list[tuple[int, int, float]], skip: int | None
+) -> float | None:
+    """The power figure nearest a phrase of one vocabulary list, if one is close (not `skip`)."""
+    spans = phrase_spans(kind, text)
+    near = sorted(
+        (min(max(start - w_end, pos - end, 0) for start, end in spans), w)
+        for i, (pos, w_end, w) in enumerate(watts)
+        if spans and i != skip
+    )
+    return next((w for distance, w in near[:1] if distance <= IDLE_SPAN), None)
 
 
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
@@ -117,15 +131,9 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         if own and name not in card_w:
             card_w[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
-    walls = phrase_spans("wall", text)
-    near_wall = sorted(
-        (min(max(start - w_end, pos - end, 0) for start, end in walls), w)
-        for i, (pos, w_end, w) in enumerate(watts)
-        if walls and i != idle_index
-    )
-    wall = [w for distance, w in near_wall[:1] if distance <= IDLE_SPAN]
     return PowerFigures(
-        wall_w=wall[0] if wall else None,
+        wall_w=_next_to("wall", text, watts, idle_index),
+        cap_w=_next_to("power_cap", text, watts, idle_index),
         load_w=load[0] if load else None,
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,

@@ -11,6 +11,7 @@ import unicodedata
 from typing import Any
 
 from assistant.agent.offline import knowledge_lead
+from assistant.agent.offline.concepts import reports_failure
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
@@ -615,11 +616,13 @@ def _first_tool(results: list[ToolResult]) -> ToolResult | None:
 
 
 def _fit_first(reading: Reading, results: list[ToolResult]) -> bool:
-    """The first tool sized the model the question names (a memory-fit verdict)."""
+    """The first tool sized the model the question names (a memory-fit verdict), and the question
+    does not report a failure (an error or a slow run is what the asker needs explained)."""
     first = _first_tool(results)
     ent = reading.entities
     return (
-        first is not None
+        not reports_failure(reading.text)
+        and first is not None
         and first.name == "workload_fit"
         and first.error is None
         and bool(ent.models or ent.model_size_b)

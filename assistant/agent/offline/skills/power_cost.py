@@ -251,6 +251,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if alone and whole.wall_w is not None:
         # The whole machine measured at the plug: the bill follows that, not the card's TGP.
         return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
+    if (
+        len(calls) == 1
+        and calls[0]["gpu"] is not None
+        and whole.power_cap_w is not None
+        and whole.power_options == [whole.power_cap_w]
+        and ent.idle_w is None
+    ):
+        # 'and if I cap it at 300 W?': the card's own draw first, then the capped one.
+        return [{**calls[0], "power_w": None}, {**calls[0], "power_w": whole.power_cap_w}]
     if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
         # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
         first, second = whole.power_options[:MAX_COMPARED]

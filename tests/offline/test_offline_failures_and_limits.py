@@ -1,0 +1,48 @@
+"""A failure report is explained before any fit verdict; a power limit the asker would set is
+priced beside the card's own draw; a Radeon missing from AMD's ROCm tables is no plain "yes";
+"how much faster" asks for speed."""
+
+from __future__ import annotations
+
+from assistant import ask
+from assistant.agent.offline.concepts import concepts_in, reports_failure
+from assistant.agent.offline.entities import extract_entities
+from assistant.tools.capability import CapabilityQuery, check_capability
+
+
+def test_failure_reports_are_told_from_questions() -> None:
+    assert reports_failure("FLUX is very slow on my 3090 with sequential offload")
+    assert reports_failure("torch.OutOfMemoryError: CUDA out of memory while loading Mistral 7B")
+    assert reports_failure("q8 runs at 0.4 t/s on my Mac")
+    assert not reports_failure("How fast is Llama 3 8B on an RTX 4090?")
+    assert not reports_failure("Will Llama 3 70B fit on two 3090s at 4-bit?")
+
+
+def test_how_much_faster_asks_for_speed() -> None:
+    assert "speed" in concepts_in("We can get H100 or H200 nodes: how much faster is the H200?")
+    assert "speed" in concepts_in("Mac mini M4 Pro ou une 3090 : lequel va le plus vite ?")
+    assert "speed" not in concepts_in("Which of the H100 and H200 has more memory?")
+
+
+def test_a_power_limit_is_read_apart_from_the_draw() -> None:
+    ent = extract_entities("Ma 4090 tourne 4h/jour. Et si je la bride à 300W ?")
+    assert ent.power_cap_w == 300
+    assert extract_entities("My rig draws 300 W at the wall").power_cap_w is None
+
+
+def test_a_capped_card_is_priced_at_its_own_draw_and_at_the_cap() -> None:
+    text = ask(
+        "My RTX 4090 renders images about 4 hours a day, every day, at 0.20 EUR/kWh. "
+        "What does that cost per year, and what if I power limit it to 300W?"
+    ).text
+    head = text.split("\n\n")[0]
+    # 450 W × 4 h × 365 d × 0.20 = 131.40 EUR; at 300 W: 87.60 EUR.
+    assert "450 W" in head and "131" in head
+    assert "300 W" in head and "87" in head
+
+
+def test_a_radeon_off_the_rocm_tables_gets_no_plain_yes() -> None:
+    unlisted = check_capability(CapabilityQuery(gpu="Radeon RX 580", topic="rocm_hip"))
+    assert unlisted.rocm_supported is False and unlisted.verdict == "partial"
+    listed = check_capability(CapabilityQuery(gpu="Radeon RX 7900 XTX", topic="rocm_hip"))
+    assert listed.rocm_supported is True and listed.verdict == "yes"

@@ -39,6 +39,14 @@ def load_items(path: Path) -> list[dict[str, Any]]:
     return data
 
 
+def history_of(item: dict[str, Any]) -> list[dict[str, str]] | None:
+    """A set item's earlier turns as chat messages: a bare string is a message of the user."""
+    turns = item.get("history") or []
+    return [
+        t if isinstance(t, dict) else {"role": "user", "content": str(t)} for t in turns
+    ] or None
+
+
 def answer_record(item: dict[str, Any], answer: Any) -> dict[str, Any]:
     """What the grader reads for one question."""
     return {
@@ -77,9 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     try:
         for item in tqdm(items, desc="answering", unit="q", disable=args.out == "-"):
-            answer = ask(
-                item["question"], history=item.get("history") or None, backend=args.backend
-            )
+            answer = ask(item["question"], history=history_of(item), backend=args.backend)
             out.write(json.dumps(answer_record(item, answer), ensure_ascii=False) + "\n")
             out.flush()
     finally:

@@ -28,6 +28,7 @@ for _path in (REPO, REPO / "tools"):
         sys.path.insert(0, str(_path))
 
 EXPECTED = REPO / "tests" / "golden" / "knowledge_leads.yaml"
+from answer_batch import history_of  # noqa: E402  (a set item's earlier turns)
 from fit_lead import labelled_set  # noqa: E402  (the labelled sets, shared with the fit)
 
 REPORT_AT = 0.92
@@ -101,7 +102,7 @@ def golden_leads() -> list[str]:
     cases = yaml.safe_load((REPO / "tests" / "golden" / "golden.yaml").read_text("utf-8"))
     fired = []
     for case in cases:
-        lead = lead_of(ask(case["question"], history=case.get("history") or None).text)
+        lead = lead_of(ask(case["question"], history=history_of(case)).text)
         if lead is not None:
             fired.append(f"  {case['id']} -> {lead}")
     print(f"golden questions that lead with an entry: {len(fired)}/{len(cases)}")
@@ -119,7 +120,7 @@ def graded_leads() -> dict[str, int]:
     counts = {"right": 0, "wrong": 0, "none": 0}
     for set_name, wanted in expected.items():
         for item in (i for i in labelled_set(set_name) if i["id"] in wanted):
-            answer = ask(item["question"], history=item.get("history") or None)
+            answer = ask(item["question"], history=history_of(item))
             lead = lead_of(answer.text)
             expected = wanted[item["id"]]
             if not expected:  # no entry should lead

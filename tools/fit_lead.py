@@ -84,6 +84,8 @@ def labelled_questions() -> list[tuple[str, dict[str, Any], list[str]]]:
 
 def collect() -> list[tuple[str, Options, list[str]]]:
     """(question id, its options, expected entries), answering each question once."""
+    from answer_batch import history_of
+
     from assistant import ask
     from assistant.agent.offline import lead_model
 
@@ -99,7 +101,7 @@ def collect() -> list[tuple[str, Options, list[str]]]:
     try:
         for _, item, expected in labelled_questions():
             seen.clear()
-            ask(item["question"], history=item.get("history") or None)
+            ask(item["question"], history=history_of(item))
             options = seen[-1] if seen else lead_model.Options((), ())
             rows.append((item["id"], options, expected))
     finally:

@@ -82,7 +82,7 @@ def split_count(text: str) -> tuple[int, str]:
 _MEM = re.compile(r"\b(\d{1,3})\s*(go|gib|gb|g)\b")
 _ELISION = re.compile(r"\b(?:[ldjnsc]|qu)'(?=[a-z0-9])")
 _PUNCT = re.compile(r"[^a-z0-9.'+\- ]+")
-_FAMILY_GLUED = re.compile(r"\b(rtx|gtx|rx|gt)(?=\d)")
+_FAMILY_GLUED = re.compile(r"\b(rtx|gtx|rx|gt|amd|nvidia|radeon|geforce|arc)(?=\d)")
 
 
 def tokens(text: str) -> list[str]:

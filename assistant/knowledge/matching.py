@@ -455,9 +455,10 @@ def _scan(
     max_len = 6
     toks = [t for t, _, _ in spans]
     # 'H100s', 'T4s' are plurals of curated names; 'k8s' is no plural of a long-tail 'K8'
-    singles = {k[0] for k in indexes[0] if len(k) == 1}
-    if long_tail:  # 'B580s' too: a long-tail name with a model number of three digits or more
-        singles |= {k[0] for k in indexes[1] if len(k) == 1 and sum(map(str.isdigit, k[0])) >= 3}
+    # ('Tesla P40s': the plural is on a name's last word, one with a model number)
+    singles = {k[-1] for k in indexes[0] if k and any(c.isdigit() for c in k[-1])}
+    if long_tail:  # 'B580s', 'P40s' too: a long-tail name with a model number of two digits or more
+        singles |= {k[-1] for k in indexes[1] if k and sum(map(str.isdigit, k[-1])) >= 2}
     toks = [
         t[:-1] if t not in singles and t.endswith("s") and t[:-1] in singles else t for t in toks
     ]

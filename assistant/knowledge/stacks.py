@@ -26,6 +26,11 @@ class VendorStack(BaseModel):
     guide_fr: str
     unsupported_en: str | None = None
     unsupported_fr: str | None = None
+    topic: str | None = Field(
+        default=None,
+        description="The capability topic a bare 'is my card supported?' asks about on this "
+        "vendor's cards (ROCm on a Radeon)",
+    )
     sources: list[Source] = Field(min_length=1)
 
 

@@ -61,8 +61,10 @@ class WheelCheck(BaseModel):
     variant: str = Field(description="CUDA variant of the wheel index, e.g. 'cu128'")
     torch: str = Field(description="PyTorch release, e.g. '2.7'")
     runs: bool
-    how: Literal["sass", "ptx"] | None = Field(
-        default=None, description="sass: machine code for the card; ptx: compiled by the driver"
+    how: Literal["sass", "ptx", "driver too old"] | None = Field(
+        default=None,
+        description="sass: machine code for the card; ptx: compiled by the driver; driver too "
+        "old: the installed driver is older than the wheel's CUDA release needs",
     )
     architectures: list[str] = Field(description="What the wheel ships: sm_XX and compute_XX")
 
@@ -245,6 +247,25 @@ def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupp
     )
 
 
+def _major_driver(variant: str) -> str | None:
+    """The oldest Linux driver a wheel's CUDA major release runs on ('cu128' → CUDA 12.0's), by
+    CUDA's minor-version compatibility."""
+    digits = variant.removeprefix("cu")
+    major = get_toolkit(f"{digits[:-1]}.0") if len(digits) >= 3 else None
+    return major.driver_linux if major is not None else None
+
+
+def _with_installed_driver(check: WheelCheck, parsed: _Parsed) -> WheelCheck:
+    """A wheel that runs on the card does not run on an installed driver older than its CUDA
+    major release needs ('driver 535' runs cu12x wheels, not cu130)."""
+    needed = _major_driver(check.variant)
+    if not (check.runs and parsed.driver and needed):
+        return check
+    if version_key(parsed.driver) >= version_key(needed):
+        return check
+    return check.model_copy(update={"runs": False, "how": "driver too old"})
+
+
 def _newest_wheel(arch: ArchSupport) -> WheelCheck | None:
     working = [c for c in (_check(w, v, arch.cc) for w, v in wheels_for()) if c.runs]
     return working[-1] if working else None
@@ -356,7 +377,7 @@ def _label(check: WheelCheck) -> str:
 def _check_pytorch(
     base: dict[str, Any], arch: ArchSupport, parsed: _Parsed
 ) -> SoftwareSupportResult:
-    every = [(w, v, _check(w, v, arch.cc)) for w, v in wheels_for()]
+    every = [(w, v, _with_installed_driver(_check(w, v, arch.cc), parsed)) for w, v in wheels_for()]
     working = [c for _, _, c in every if c.runs]
     minimum = _label(working[0]) if working else None
     last = _label(working[-1]) if working else None
@@ -401,6 +422,21 @@ def _check_pytorch(
             wheels=checks,
             **extra,
         )
+    old_driver = [c for c in checks if c.how == "driver too old"]
+    driver_note = driver_note_fr = ""
+    if old_driver and parsed.driver:
+        late = ", ".join(sorted({c.variant for c in old_driver}))
+        needed = _major_driver(old_driver[0].variant)
+        driver_note = (
+            f" The installed driver {parsed.driver} is older than the {needed} that {late} "
+            "needs (CUDA minor-version compatibility): those wheels fail with 'CUDA driver "
+            "version is insufficient'."
+        )
+        driver_note_fr = (
+            f" Le pilote installé {parsed.driver} est plus ancien que le {needed} qu'exige "
+            f"{late} (compatibilité de version mineure de CUDA) : ces roues échouent avec "
+            "« CUDA driver version is insufficient »."
+        )
     if runs:
         good = ", ".join(sorted({c.variant for c in runs}))
         pin = f"=={parsed.torch}.*" if parsed.torch else ""
@@ -408,8 +444,10 @@ def _check_pytorch(
         return SoftwareSupportResult(
             **base,
             supported="partial",
-            reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no.",
-            reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non.",
+            reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no."
+            + driver_note,
+            reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non."
+            + driver_note_fr,
             fix=f"Install the {good} build: pip install torch{pin} "
             f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
             fix_fr=f"Installez la version {good} : pip install torch{pin} "
@@ -418,6 +456,18 @@ def _check_pytorch(
             **extra,
         )
     fix, fix_fr = _pytorch_fix(parsed, working, arch)
+    if len(old_driver) == len(checks) and driver_note:
+        return SoftwareSupportResult(
+            **base,
+            supported="no",
+            reason=f"{parsed.label} ships kernels for {sm}, but not for this driver." + driver_note,
+            reason_fr=f"{parsed.label} contient des noyaux pour {sm}, mais pas pour ce pilote."
+            + driver_note_fr,
+            fix=fix,
+            fix_fr=fix_fr,
+            wheels=checks,
+            **extra,
+        )
     return SoftwareSupportResult(
         **base,
         supported="no",

@@ -46,3 +46,21 @@ def test_a_radeon_off_the_rocm_tables_gets_no_plain_yes() -> None:
     assert unlisted.rocm_supported is False and unlisted.verdict == "partial"
     listed = check_capability(CapabilityQuery(gpu="Radeon RX 7900 XTX", topic="rocm_hip"))
     assert listed.rocm_supported is True and listed.verdict == "yes"
+
+
+def test_how_much_faster_gets_the_paper_ratios_first() -> None:
+    head = ask("H100 vs A100: how much faster for training?").text.split("\n\n")[0]
+    # 989 / 312 TFLOPS dense FP16; 3,350 / 2,039 GB/s
+    assert head.startswith("**On paper, H100 SXM5 80GB is about 3.2× in dense FP16/BF16")
+    assert "1.6× in memory bandwidth" in head
+
+
+def test_an_installed_driver_rules_out_newer_wheels() -> None:
+    from assistant.tools.software import SoftwareSupportQuery, software_support
+
+    newer = software_support(SoftwareSupportQuery(gpu="H100", software="PyTorch cu130, driver 535"))
+    assert newer.supported == "no" and "driver 535 is older than the 580" in newer.reason
+    any_wheel = software_support(SoftwareSupportQuery(gpu="H100", software="PyTorch, driver 535"))
+    assert any_wheel.supported == "partial"
+    assert {w.variant for w in any_wheel.wheels if w.how == "driver too old"} >= {"cu130"}
+    assert any(w.runs and w.variant == "cu128" for w in any_wheel.wheels)

@@ -85,6 +85,8 @@ def _question(computed: bool, nearest: float) -> tuple[float, ...]:
         "nearest_above_median": nearest - 0.83,
         "searched_entries": 0.0 if computed else 1.0,
         "best_coverage": 0.5 if computed else 0.8,
+        "symptom": 0.0,
+        "explain": 0.0,
     }
     return tuple(values[name] for name in QUESTION_FEATURES)
 

@@ -111,13 +111,26 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
     later mention, else left out."""
     from assistant.agent.offline.quantities import count_before
 
+    said: dict[str, int] = {}
+    for span in sorted(spans, key=lambda s: s.start):
+        count = count_before(text, span.start)
+        if span.name not in said and count is not None:
+            said[span.name] = count
+    most = max(said.values(), default=1)
     out: dict[str, int] = {}
     for span in sorted(spans, key=lambda s: s.start):
-        if span.name not in out:
-            count = count_before(text, span.start) or default
-            if count is not None:
-                out[span.name] = count
+        if span.name in out:
+            continue
+        count = said.get(span.name)
+        if count is None and most > 1 and _PLURAL.search(text[span.start : span.end]):
+            count = most  # 'an 8x H100 node, or H200s?': as many of the other card
+        count = count or default
+        if count is not None:
+            out[span.name] = count
     return out
+
+
+_PLURAL = re.compile(r"\d[a-z]*s\b", re.I)  # 'H200s', '3090s', 'A100s'
 
 
 def own_variants(

@@ -265,12 +265,20 @@ _METHOD = [
 _MIXED = re.compile(r"\bmixed[- ]precision\b|\bpr[ée]cision mixte\b|\bamp\b", re.I)
 # A method named only to be set aside: "not LoRA", "rather than QLoRA", "pas en LoRA", "sans LoRA".
 _NEGATED = re.compile(
-    r"\b(?:not|no|without|rather than|instead of|pas(?: de| en| du| un)?|sans|plut[ôo]t que)"
+    r"\b(?:(?<!can )(?<!could )not|no|without|rather than|instead of|pas(?: de| en| du| un)?|sans"
+    r"|plut[ôo]t que)"
     r"\s*\(?\s*(?:a |an |une? |de )?$",
     re.I,
 )
 _CONTEXT = re.compile(
     r"\b(\d{1,4})\s*k\s*(?:tokens?\s*)?(?:context|contexte|ctx)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
+    re.I,
+)
+# A context or sequence length written as a number: "max_seq_length=32768", "context length 8192"
+_CONTEXT_SET = re.compile(
+    r"\b(?:max_seq_len(?:gth)?|max_length|max_model_len|seq_len(?:gth)?|sequence length|"
+    r"context length|context window|n_ctx|num_ctx|ctx_size|longueur de (?:contexte|séquence))"
+    r"\s*(?:=|:|of|de)?\s*(\d{3,7})\b",
     re.I,
 )
 _BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
@@ -352,10 +360,31 @@ def _gpus(
         if same is not None:
             spans.append(CardSpan(m.start(), m.end(), same))
             continue
+        family = _series(name, text, m.end(), match.suggestions)
+        if family:
+            # 'the RX7900 series': the family's cards, the way the asker grouped them.
+            known.extend(c for c in family if c not in known)
+            spans.extend(CardSpan(m.start(), m.end(), c) for c in family)
+            continue
         unknown.append(name)
         unknown_spans.append(CardSpan(m.start(), m.end(), name))
         suggestions[name] = list(match.suggestions)
     return known, unknown, suggestions, spans, unknown_spans
+
+
+_SERIES = re.compile(r"\s*(?:series|s[ée]rie|family|famille|lineup|cards)\b", re.I)
+MAX_SERIES = 3
+
+
+def _series(name: str, text: str, end: int, suggestions: list[str]) -> list[str]:
+    """The cards of a family named with 'series' ('RX7900 series'): the suggested names that
+    contain the name as written, up to MAX_SERIES; none without the word."""
+    from assistant.knowledge.gpu_names import tokens
+
+    if not _SERIES.match(text, end):
+        return []
+    wanted = "".join(tokens(name))
+    return [s for s in suggestions if wanted in "".join(tokens(s))][:MAX_SERIES]
 
 
 # "8xH100", "2x4090": a count glued to the card's name
@@ -366,10 +395,17 @@ _GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×])(?=[a-z]{0,4}\d)", re.I)
 _BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
 
 
+# "2x8 80GB GPUs": nodes times GPUs per node
+_NODES_COUNT = re.compile(
+    r"(?<![\d.,$€])\b(\d{1,3})\s*[x×]\s*(\d{1,2})\s+(?:\d{2,3}\s*g[bo]\s+)?gpus?\b", re.I
+)
+
+
 def _bare_gpu_count(text: str) -> int | None:
     """How many GPUs the message counts without naming the card, if it does."""
+    nodes = _NODES_COUNT.search(text)
     m = _BARE_COUNT.search(text)
-    count = int(m.group(1)) if m else 0
+    count = int(nodes.group(1)) * int(nodes.group(2)) if nodes else int(m.group(1)) if m else 0
     return count if 1 <= count <= MAX_COUNT else None
 
 
@@ -426,6 +462,20 @@ def _topics(text: str) -> list[str]:
     from assistant.knowledge.topics import find_topic_mentions
 
     return [_key(t) for t in find_topic_mentions(text)]
+
+
+def _stack_topic(text: str, gpus: list[str]) -> list[str]:
+    """'Will the RX 7900 series be supported?': for cards of one maker other than NVIDIA and a
+    question on support with no feature named, that maker's stack (ROCm for a Radeon)."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.knowledge.matching import match_gpu
+    from assistant.knowledge.stacks import load_stacks
+
+    if not gpus or "support" not in concepts_in(text):
+        return []
+    vendors = {card.vendor for name in gpus for card in [match_gpu(name).gpu] if card}
+    stack = load_stacks().get(next(iter(vendors))) if len(vendors) == 1 else None
+    return [stack.topic] if stack is not None and stack.topic else []
 
 
 def _models(text: str) -> tuple[list[str], float | None, list[str]]:
@@ -488,7 +538,7 @@ def extract_entities(text: str) -> Entities:
     ent.options = are_options(text, card_spans)
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
-    ent.topics = _topics(text)
+    ent.topics = _topics(text) or _stack_topic(text, gpus)
     ent.models, ent.model_size_b, ent.unsized_models = _models(text)
     every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
     spans = [(s.name, s.start, s.end) for s in every]
@@ -555,6 +605,8 @@ def extract_entities(text: str) -> Entities:
     ctx = _CONTEXT.search(text)
     if ctx:
         ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024
+    elif (ctx_set := _CONTEXT_SET.search(text)) is not None:
+        ent.context_tokens = int(ctx_set.group(1))
     batch = _BATCH.search(text)
     if batch:
         ent.batch_size = int(batch.group(1))

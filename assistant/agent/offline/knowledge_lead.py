@@ -19,7 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline import lead_model
-from assistant.agent.offline.concepts import reports_failure
+from assistant.agent.offline.concepts import concepts_in, reports_failure
 from assistant.agent.offline.lead_match import (
     about_something_else,
     entry_vectors,
@@ -168,6 +168,7 @@ def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> C
         specs=bool(names & settings().spec_tools)
         and bool(settings().asks_specs.search(reading.text)),
         symptom=reports_failure(reading.text),
+        explain="question_what" in concepts_in(reading.text),
     )
 
 

@@ -60,6 +60,7 @@ QUESTION_FEATURES: tuple[str, ...] = (
     "searched_entries",  # the share of the searched passages that are entries
     "best_coverage",  # the largest share of an entry's title or phrasing the question says
     "symptom",  # the question reports a failure: an error, a crash, a freeze, out of memory
+    "explain",  # the question asks what something is or why ("c'est quoi", "why does")
 )
 
 
@@ -73,6 +74,7 @@ class Context:
     strong_tool: bool = False
     specs: bool = False
     symptom: bool = False
+    explain: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,6 +244,7 @@ def candidates(
         sum(e is not None for e in retrieved) / len(retrieved) if retrieved else 0.0,
         max(covered.values(), default=0.0),
         float(context.symptom),
+        float(context.explain),
     )
     meaning_rank = {e: n for n, (e, _) in enumerate(ranked)}
     by_keywords = sorted((e for e in keywords if e in scores), key=lambda e: -keywords[e])

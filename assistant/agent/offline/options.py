@@ -46,13 +46,16 @@ class Held:
 
 
 def _held(result: FitResult) -> Held:
-    """The highest precision at which the model fits this option (or the tool's own verdict)."""
+    """The highest precision at which the model fits this option with room to spare, else at the
+    limit (or the tool's own verdict)."""
     fitting = [
         o
         for o in result.by_precision
         if o.verdict in FITTING and o.runs != "no" and o.total_gb is not None
     ]
-    best = max(fitting, key=lambda o: (BITS.get(o.precision, 16), -(o.total_gb or 0)), default=None)
+    # The highest precision with room to spare; only at the limit when nothing fits with room.
+    roomy = [o for o in fitting if o.verdict != "tight"] or fitting
+    best = max(roomy, key=lambda o: (BITS.get(o.precision, 16), -(o.total_gb or 0)), default=None)
     model = result.model or (f"{result.params_b:g}B" if result.params_b else "?")
     capacity = result.capacity_gb or result.vram_gb
     if best is not None:
@@ -165,6 +168,16 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
                 lang,
                 f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)}{each[0]})",
                 f"{h.model} tient en {h.precision} (environ {gb(h.total_gb, lang)} sur {gb(h.capacity_gb, lang)}{each[1]})",
+            )
+            if h.verdict != "tight"
+            else pick(
+                lang,
+                f"{h.model} fits at {h.precision} only at the limit ({gb(h.total_gb, lang)} of "
+                f"{gb(h.capacity_gb, lang)}{each[0]}: no room left for a long context or batches, "
+                "too tight to serve in practice)",
+                f"{h.model} ne tient en {h.precision} qu'à la limite ({gb(h.total_gb, lang)} sur "
+                f"{gb(h.capacity_gb, lang)}{each[1]} : plus de place pour un long contexte ou des "
+                "lots, trop juste pour servir en pratique)",
             )
             for _, h in best_rows
         )
@@ -375,18 +388,30 @@ def _trade_off(
         if split
         else ""
     )
+    between = [c for c in cards if c.name not in (fastest.name, roomiest.name)]
+    middle = (
+        pick(lang, " In between: ", " Entre les deux : ")
+        + pick(lang, "; ", " ; ").join(
+            f"{label(c)} ({gb(total(c), lang)}, {num(c.bandwidth_gbs, lang, 0)} "
+            + pick(lang, "GB/s)", "Go/s)")
+            for c in between
+        )
+        + "."
+        if between
+        else ""
+    )
     return pick(
         lang,
         f"**It depends on the model size.** For a model that fits in {gb(fastest.vram_gb, lang)}, "
         f"**{label(fastest)}** is faster: generation follows memory bandwidth, "
         f"{num(fastest.bandwidth_gbs, lang, 0)} GB/s against {num(roomiest.bandwidth_gbs, lang, 0)} GB/s "
         f"per card. **{label(roomiest)}** holds more ({gb(total(roomiest), lang)}{' in all' if split else ''}{link}), "
-        "so it runs larger models, more slowly.",
+        "so it runs larger models, more slowly." + middle,
         f"**Ça dépend de la taille du modèle.** Pour un modèle qui tient dans {gb(fastest.vram_gb, lang)}, "
         f"**{label(fastest)}** est plus rapide : la génération suit la bande passante mémoire, "
         f"{num(fastest.bandwidth_gbs, lang, 0)} Go/s contre {num(roomiest.bandwidth_gbs, lang, 0)} Go/s "
         f"par carte. **{label(roomiest)}** a plus de mémoire ({gb(total(roomiest), lang)}{' en tout' if split else ''}{link}) : "
-        "elle fait tourner de plus gros modèles, plus lentement.",
+        "elle fait tourner de plus gros modèles, plus lentement." + middle,
     )
 
 

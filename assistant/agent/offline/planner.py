@@ -119,6 +119,7 @@ def _with_companions(reading: Reading) -> list[str]:
     if "llm_speed" in intents and "workload_fit" not in intents and not_a_language_model(ent):
         # No tokens/s for an image model: its memory fit is what can be answered, and comes first.
         intents.insert(intents.index("llm_speed"), "workload_fit")
+    buying = "rent_vs_buy" in intents and not _names_renting(reading)
     if (
         ent.options
         and (ent.models or ent.model_size_b)
@@ -134,9 +135,11 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(0, name)
         if "speed" in concepts_in(reading.text) and "llm_speed" not in intents:
             intents.append("llm_speed")  # "which is faster?": each option's speed too
-    elif ent.options and weighed_without_goal(ent) and CARD_CHOICE & set(intents):
+    elif ent.options and weighed_without_goal(ent) and (CARD_CHOICE & set(intents) or buying):
         # Options of another shape (one card or four, a Mac or a GPU laptop) and no model named:
         # their figures side by side, which the writer's trade-off leads.
+        if buying:
+            intents.remove("rent_vs_buy")  # which to buy, with no rental to weigh against
         if "gpu_compare" in intents:
             intents.remove("gpu_compare")
         intents.insert(0, "gpu_compare")
@@ -151,6 +154,14 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         # "I only get 3 t/s on my 3090 with a 13B": the speed to expect is the yardstick.
         intents.insert(0, "llm_speed")
+    if (
+        "forgotten_instance" in intents
+        and ent.hours_per_day
+        and ent.hourly_rates
+        and "rent_cost" not in intents
+    ):
+        # 'used 10 h a day: the monthly bill, and if left on 24/7?': the planned use first.
+        intents.insert(intents.index("forgotten_instance"), "rent_cost")
     if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
         # One priced option faster than another: what the work costs on each is the question.
         intents.insert(0, "rent_cost")

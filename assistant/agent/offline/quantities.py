@@ -23,7 +23,9 @@ _COUNT_WORDS = {
 _COUNT_BEFORE = re.compile(
     r"(?<![\d.,$€/])\b(two|deux|dual|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|"
     r"\d{1,3})\s*(?:[x×]\s*)?(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
-    r"(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon|intel|arc|apple|used|new|occasion|neuves?)\s+){0,2}$",
+    r"(?:(?:of\s+(?:those|these|the)|de\s+ces)\s+)?"
+    r"(?:(?:cartes?|gpus?|nvidia|geforce|amd|radeon|intel|arc|apple|tesla|quadro|used|new|cheap|"
+    r"occasion|neuves?)\s+){0,2}$",
     re.IGNORECASE,
 )
 MAX_COUNT = 512

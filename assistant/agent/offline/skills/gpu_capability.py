@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from assistant.agent.offline.reading import Reading
 
 GENERIC_HINT = "ce qui manque"
+MAX_CARDS = 4  # 'H100 vs H200 vs B200: FP4?' checks every card compared
+MAX_TOPICS = 2
 
 
 def _stack_lines(result: CapabilityVerdict, lang: Lang) -> list[str]:
@@ -233,7 +235,7 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call per card and topic named, two of each at most. The precision a named model is to
+    """One call per card and topic named (four cards and two topics at most). The precision a named model is to
     run at is no feature question on another maker's card ('a 100B model in bf16 on an M2 Ultra'):
     the fit says whether that format runs there, and a CUDA verdict would only say 'not NVIDIA'."""
     from assistant.knowledge.matching import match_gpu
@@ -248,8 +250,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 
     return [
         {"gpu": card, "topic": topic}
-        for card in named_cards(ent)[:2]
-        for topic in topics[:2]
+        for card in named_cards(ent)[:MAX_CARDS]
+        for topic in topics[:MAX_TOPICS]
         if asked(card, topic)
     ]
 

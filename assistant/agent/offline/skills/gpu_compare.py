@@ -72,9 +72,63 @@ def _provenance_lines(cards: list[GpuCard], lang: Lang) -> list[str]:
     ]
 
 
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return a / b if a and b else None
+
+
+def _speed_ratios(cards: list[GpuCard], question: str, lang: Lang) -> str:
+    """'How much faster?' of two cards: the paper ratios of dense tensor math (training, prompt
+    processing) and of memory bandwidth (token generation), the faster card first."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    if len(cards) != 2 or "speed" not in concepts_in(question):
+        return ""
+    fast, slow = sorted(
+        cards, key=lambda c: (c.fp16_tensor_tflops or 0, c.bandwidth_gbs or 0), reverse=True
+    )
+    math = _ratio(fast.fp16_tensor_tflops, slow.fp16_tensor_tflops)
+    memory = _ratio(fast.bandwidth_gbs, slow.bandwidth_gbs)
+    if math is None and memory is None:
+        return ""
+    parts_en, parts_fr = [], []
+    if math is not None:
+        figures = (
+            f"{num(fast.fp16_tensor_tflops, lang, 0)} vs {num(slow.fp16_tensor_tflops, lang, 0)}"
+        )
+        parts_en.append(
+            f"{num(math, lang, 1)}× in dense FP16/BF16 tensor math ({figures} TFLOPS), which "
+            "bounds training and prompt processing"
+        )
+        parts_fr.append(
+            f"{num(math, lang, 1)}× en calcul tensoriel FP16/BF16 dense ({figures} TFLOPS), qui "
+            "borne l'entraînement et le traitement du prompt"
+        )
+    if memory is not None:
+        figures = f"{num(fast.bandwidth_gbs, lang, 0)} vs {num(slow.bandwidth_gbs, lang, 0)}"
+        parts_en.append(
+            f"{num(memory, lang, 1)}× in memory bandwidth ({figures} GB/s), which bounds token "
+            "generation"
+        )
+        parts_fr.append(
+            f"{num(memory, lang, 1)}× en bande passante mémoire ({figures} Go/s), qui borne la "
+            "génération de tokens"
+        )
+    return pick(
+        lang,
+        f"**On paper, {fast.name} is about {', and '.join(parts_en)}, against {slow.name}**; "
+        "measured speed-ups are usually smaller than the paper ratio (software, batch size and "
+        "communication take their share).",
+        f"**Sur le papier, {fast.name} fait environ {', et '.join(parts_fr)}, face à {slow.name}** ; "
+        "les gains mesurés sont en général plus faibles que ce rapport (logiciel, taille de lot et "
+        "communications en prennent leur part).",
+    )
+
+
 def render(result: GpuComparison, question: str, lang: Lang) -> str:
-    """The leader on each figure asked, then the table and the comparison's notes."""
-    parts = _provenance_lines(result.cards, lang)
+    """The paper speed ratios when a speed-up is asked, the leader on each figure asked, then the
+    table and the comparison's notes."""
+    parts = [_speed_ratios(result.cards, question, lang)]
+    parts += _provenance_lines(result.cards, lang)
     parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
     if result.cards and result.rows:
         names = [c.name for c in result.cards]

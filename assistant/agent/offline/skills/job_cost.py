@@ -70,6 +70,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     tokens = tokens_in(reading.text)
     if tokens is not None and tokens < MIN_JOB_TOKENS:
         return []  # a prompt or a sequence length ('127 tokens', '512 tokens each'), not a dataset
+    if _is_context(tokens, ent):
+        return []  # 'a 32k-token context': what is kept in memory, not a dataset to train on
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
     )
@@ -84,6 +86,23 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
              **money_inputs(ent)}]  # fmt: skip
 
 
+def _is_context(tokens: float | None, ent: Entities) -> bool:
+    """The token count is the context length the question gives ('un contexte de 32k tokens')."""
+    return (
+        tokens is not None
+        and ent.context_tokens is not None
+        and tokens <= ent.context_tokens * CONTEXT_SLACK
+    )
+
+
+CONTEXT_SLACK = 1.1  # '32k' read as 32,000 tokens and as a 32,768-token context
+
+
+def fallback(ent: Entities, reading: Reading) -> str | None:
+    """A context length with a model: whether it still fits is the question."""
+    return "workload_fit" if _is_context(tokens_in(reading.text), ent) else None
+
+
 SKILL = Skill(
     tool="job_cost",
     result=JobCost,
@@ -93,4 +112,5 @@ SKILL = Skill(
     slots=("gpus", "unknown_gpus", "models", "model_size_b", "method", "gpu_count", "money"),
     needs=("models", "model_size_b"),
     concepts=("job",),
+    fallback=fallback,
 )

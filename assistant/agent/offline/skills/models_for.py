@@ -35,7 +35,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     ram = _RAM.search(text)
     if ram:
         args["system_ram_gb"] = float(ram.group(1).replace(",", "."))
-    if ent.gpus:
+    options = ent.options and len(ent.gpus) > 1
+    if options:
+        pass  # one call per option below
+    elif ent.gpus:
         if len(ent.gpus) > 1:
             args["gpus"] = list(ent.gpus)
         else:
@@ -58,7 +61,59 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         args["precisions"] = [ent.precision]
     if ent.context_tokens:
         args["context_tokens"] = ent.context_tokens
+    if options:
+        # 'M3 Ultra 256 GB or M4 Max 128 GB?': each option on its own, never pooled.
+        return [_option(card, ent, args) for card in ent.gpus[:MAX_OPTIONS]]
     return [args]
+
+
+MAX_OPTIONS = 4
+
+
+def _option(card: str, ent: Entities, args: dict[str, Any]) -> dict[str, Any]:
+    """One option's call: the card, as many as the question names, or the memory it is sold with."""
+    call = {**args, "gpu": card, "num_gpus": ent.count_of(card) or 1}
+    if card in ent.card_memory:
+        call["vram_gb"] = ent.card_memory[card]
+    return call
+
+
+def combine(results: list[ModelsForResult], question: str, lang: Lang) -> str:
+    """Options side by side: the largest model each holds first, then each option's list."""
+    sized = [r for r in results if r.cards is not None]
+    if len(sized) < 2:
+        return ""
+    gb = pick(lang, "GB", "Go")
+
+    def largest(r: ModelsForResult) -> str:
+        best = r.largest_that_fits
+        if best is None or best.best is None:
+            return pick(lang, "none of the models checked", "aucun des modèles testés")
+        return f"{best.model} ({best.best.precision}, {num(best.best.total_gb, lang)} {gb})"
+
+    def size(r: ModelsForResult) -> float:
+        best = r.largest_that_fits
+        return best.params_b if best is not None else 0.0
+
+    ranked = sorted(sized, key=size, reverse=True)
+    head = (
+        pick(
+            lang,
+            "**Largest model each option holds on its own: ",
+            "**Plus gros modèle que chaque option fait tenir seule : ",
+        )
+        + pick(lang, "; ", " ; ").join(f"{r.cards}: {largest(r)}" for r in ranked)
+        + ".**"
+    )
+    if size(ranked[0]) > size(ranked[1]):
+        head += pick(
+            lang,
+            f" {ranked[0].cards} holds larger models; generation speed follows each option's "
+            "memory bandwidth.",
+            f" {ranked[0].cards} fait tenir de plus gros modèles ; la vitesse de génération suit "
+            "la bande passante mémoire de chaque option.",
+        )
+    return "\n\n".join([head, *(render(r, question, lang) for r in ranked)])
 
 
 def render(result: ModelsForResult, question: str, lang: Lang) -> str:
@@ -99,6 +154,7 @@ SKILL = Skill(
     result=ModelsForResult,
     build=build,
     render=render,
+    combine=combine,
     search_hint="VRAM modèle quantification 4 bits 8 bits taille",
     slots=("gpus", "vram_gb", "gpu_count", "method", "precision", "context_tokens"),
     fallback="workload_fit",

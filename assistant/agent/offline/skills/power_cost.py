@@ -277,4 +277,5 @@ SKILL = Skill(
     slots=("gpus", "unknown_gpus", "power_w", "durations", "gpu_count", "money"),
     needs=("gpus", "unknown_gpus", "power_w"),
     concepts=("electricity",),
+    requires=("electricity",),
 )

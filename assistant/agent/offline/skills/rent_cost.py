@@ -20,6 +20,7 @@ from assistant.agent.offline.texts import hours, money, money_range, num, pick
 from assistant.language import Lang
 from assistant.money import Currency, convert
 from assistant.tools.cost import RentCost
+from assistant.tools.cost_base import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -214,14 +215,24 @@ def _per_year(total: float, asked: Entities, cur: Currency, lang: Lang) -> str:
     return text
 
 
+def _monthly_hours(ent: Entities) -> float | None:
+    """A month of the use the question describes ('10 hours a day on 22 working days a month'),
+    when it gives hours a day and no total."""
+    if ent.total_hours or not ent.hours_per_day:
+        return None
+    return ent.hours_per_day * (ent.days_per_month or DAYS_PER_MONTH)
+
+
 def _quoted_rate(question: str) -> float | None:
     """A rate the user quotes without hours to spend it on: a price to judge, not to multiply."""
     from assistant.agent.offline.entities import extract_entities
 
     ent = extract_entities(question)
     rates = hourly_rates(ent)
-    if len(rates) != 1 or ent.total_hours or ent.budgets or ent.speedups or not named_cards(ent):
+    if len(rates) != 1 or ent.total_hours or ent.hours_per_day or ent.budgets or ent.speedups:
         return None  # hours, a budget or a speed-up to apply: a job to price
+    if not named_cards(ent):
+        return None
     return rates[0]
 
 
@@ -255,10 +266,11 @@ def _per_card(rate: float, count: int | None, card: str | None, text: str, ent: 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call per card named (two at most, else one without a card), with its hours and rate."""
-    total = ent.total_hours or defaults().rent.hours
+    whole = reading.entities
+    monthly = _monthly_hours(ent if ent.hours_per_day else whole)
+    total = ent.total_hours or monthly or defaults().rent.hours
     # A quoted rate with no hours is compared with the data, so the tool reads the data's own.
     judged = _quoted_rate(reading.text) is not None
-    whole = reading.entities
     if len(hourly_rates(whole)) > 1 and len(hourly_rates(whole)) == len(named_cards(whole)):
         ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
     cards: list[str | None] = [*named_cards(ent)[:2]] or [None]

@@ -1,0 +1,109 @@
+"""Cards as people write them in lists of options: plurals, counts with filler words, a vendor
+glued to a number, a 'series'; each option checked on its own; every card of a comparison
+checked for the feature asked."""
+
+from __future__ import annotations
+
+from assistant import ask
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.planner import tool_calls_for
+from assistant.agent.offline.reading import Conversation, read_turn
+
+
+def _calls(question: str) -> list[tuple[str, dict]]:
+    return [(c.name, c.args) for c in tool_calls_for(read_turn(Conversation(question)))]
+
+
+def test_a_plural_option_takes_the_other_options_count() -> None:
+    ent = extract_entities("Is one 8x H100 80GB node enough or do I need H200s?")
+    assert ent.gpu_counts == {"H100 SXM5 80GB": 8, "H200 SXM 141GB": 8}
+    assert extract_entities("I have two 3090s").gpu_counts == {"GeForce RTX 3090": 2}
+
+
+def test_plurals_and_filler_words_keep_the_card_and_its_count() -> None:
+    ent = extract_entities("or four of those cheap Tesla P40s I keep seeing?")
+    assert ent.gpus == ["Tesla P40"] and ent.gpu_counts == {"Tesla P40": 4}
+    assert extract_entities("deux de ces 3090").gpu_counts == {"GeForce RTX 3090": 2}
+    assert extract_entities("I run k8s on my laptop").gpus == []
+
+
+def test_a_vendor_glued_to_the_number_is_read() -> None:
+    assert extract_entities("any plan to support AMD6500XT").gpus == ["Radeon RX 6500 XT"]
+
+
+def test_a_series_names_the_family_cards() -> None:
+    ent = extract_entities("Will the RX7900 series be supported?")
+    assert ent.unknown_gpus == []
+    assert {"Radeon RX 7900 XT", "Radeon RX 7900 XTX"} <= set(ent.gpus)
+    assert extract_entities("my RX7900 is great").unknown_gpus == ["RX7900"]
+
+
+def test_support_of_a_radeon_is_asked_of_rocm() -> None:
+    assert extract_entities("Will the RX 7900 XTX be supported?").topics == ["rocm_hip"]
+    assert extract_entities("Is the RX 7900 XTX fast?").topics == []
+    assert ("gpu_capability", {"gpu": "Radeon RX 6600", "topic": "rocm_hip"}) in _calls(
+        "does pytorch support my RX 6600?"
+    )
+
+
+def test_options_are_sized_one_by_one_never_pooled() -> None:
+    calls = [
+        args
+        for name, args in _calls(
+            "Mac Studio M3 Ultra 256 Go ou M4 Max 128 Go pour faire tourner des gros modèles en local ?"
+        )
+        if name == "models_for"
+    ]
+    assert [c.get("gpu") for c in calls] == ["Apple M3 Ultra", "Apple M4 Max"]
+    assert calls[0]["vram_gb"] == 256 and "gpus" not in calls[0]
+
+
+def test_every_card_of_a_comparison_is_checked_for_the_feature() -> None:
+    head = ask("H100 vs H200 vs B200 for inference: memory, bandwidth, FP4?").text.split("\n\n")[0]
+    assert head.startswith("**B200 is the only one of these that can do FP4")
+
+
+def test_an_option_at_the_limit_is_not_the_one_to_serve_with() -> None:
+    head = ask(
+        "I need to serve the full DeepSeek-R1 (671B). Is one 8x H100 80GB node enough or do I "
+        "need H200s?"
+    ).text.split("\n\n")[0]
+    assert head.startswith("**8 × H200 SXM 141GB** is the pick for DeepSeek-R1")
+    assert "8 × H100 SXM5 80GB holds it only at" in head
+
+
+def test_a_monthly_bill_and_a_forgotten_month_are_both_priced() -> None:
+    text = ask(
+        "We rent 4x A100 80GB at $1.79 per GPU-hour, used 10 hours a day on 22 working days a "
+        "month. What's the monthly bill, and what if someone leaves them running 24/7?"
+    ).text
+    assert "$1,575" in text  # 4 × 10 h × 22 d × $1.79
+    assert "$5,227" in text  # 4 × 730 h × $1.79
+
+
+def test_a_context_in_a_follow_up_is_checked_against_the_earlier_card_and_model() -> None:
+    answer = ask(
+        "ok et si je passe à un contexte de 32k tokens ça tient toujours dans la VRAM ?",
+        history=[
+            {
+                "role": "user",
+                "content": "J'ai une RTX 3060 12 Go et je fais tourner Mistral 7B en Q4 avec ollama.",
+            }
+        ],
+    )
+    fit = [c for c in answer.tool_calls if c.name == "workload_fit"]
+    assert fit and fit[0].arguments["gpu"] == "GeForce RTX 3060 12GB"
+    assert fit[0].arguments["context_tokens"] == 32768  # a context, not a dataset to train on
+    assert answer.text.startswith("**Oui, ça tient**")
+
+
+def test_cannot_fine_tune_still_asks_about_fine_tuning() -> None:
+    ent = extract_entities("qwen2.5-32B can not fine tuning on 80GB A100 in max_seq_length=32768")
+    assert ent.method == "finetune"
+    assert ent.context_tokens == 32768
+    assert extract_entities("a full fine-tune, not LoRA").method == "full"
+
+
+def test_nodes_times_gpus_count_every_gpu() -> None:
+    assert extract_entities("llama 3 70B using 2x8 80GB GPUs").gpu_count == 16
+    assert extract_entities("I have 4 GPUs").gpu_count == 4

@@ -64,3 +64,24 @@ def test_an_installed_driver_rules_out_newer_wheels() -> None:
     assert any_wheel.supported == "partial"
     assert {w.variant for w in any_wheel.wheels if w.how == "driver too old"} >= {"cu130"}
     assert any(w.runs and w.variant == "cu128" for w in any_wheel.wheels)
+
+
+def test_flashattention_versions_are_checked_against_the_card() -> None:
+    def verdict(gpu: str, topic: str) -> str:
+        return check_capability(CapabilityQuery(gpu=gpu, topic=topic)).verdict
+
+    assert verdict("RTX 4090", "flash_attention_3") == "no"  # Hopper only: no wgmma on sm_89
+    assert verdict("H100", "flash_attention_3") == "yes"
+    assert verdict("T4", "flash_attention_2") == "no"  # needs compute capability 8.0
+    assert verdict("RTX 3090", "flash_attention_2") == "yes"
+    assert extract_entities("Flash Attention 3 fp8 support 4090?").topics[0] == "flash_attention_3"
+
+
+def test_an_error_the_estimate_would_contradict_is_explained_not_denied() -> None:
+    text = ask(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (23.69 GiB total "
+        "capacity) while fine-tuning Mistral 7B with LoRA on my 3090. What should I do?"
+    ).text
+    assert not text.startswith("**Yes, it fits**")
+    assert "**By this estimate it should fit**" in text
+    assert "something the estimate leaves out" in text

@@ -107,3 +107,8 @@ def test_cannot_fine_tune_still_asks_about_fine_tuning() -> None:
 def test_nodes_times_gpus_count_every_gpu() -> None:
     assert extract_entities("llama 3 70B using 2x8 80GB GPUs").gpu_count == 16
     assert extract_entities("I have 4 GPUs").gpu_count == 4
+
+
+def test_cards_counted_without_a_name_are_named_by_count_and_size() -> None:
+    text = ask("Can I fine-tune Llama 3 70B on 2x8 80GB GPUs?").text
+    assert "on 16 cards of 80 GB" in text.split("\n\n")[0]

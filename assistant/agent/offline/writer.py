@@ -463,9 +463,18 @@ def _lead_for(
 def _lead_of(
     reading: Reading, found: list[str | None], results: list[ToolResult]
 ) -> knowledge_lead.Lead | None:
-    """The fitted lead for this reading, given the searched passages' entry ids."""
+    """The fitted lead for this reading, given the searched passages' entry ids. A failure the
+    asker reports (an out-of-memory error, a very slow run) next to an estimate that would only
+    contradict it ("it fits") is led by the likeliest entry, even one the model is unsure of."""
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
-    return knowledge_lead.find_lead(reading, found, context)
+    lead = knowledge_lead.find_lead(reading, found, context)
+    estimated = {r.name for r in results if r.error is None} & _ESTIMATES
+    if lead is None and estimated and reports_failure(reading.text):
+        lead = knowledge_lead.nearest_entry(reading, found, context)
+    return lead
+
+
+_ESTIMATES = frozenset({"workload_fit", "llm_speed", "models_for"})
 
 
 _CLAUSE_END = re.compile(r"\?+|\n+")

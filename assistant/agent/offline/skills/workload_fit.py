@@ -6,6 +6,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import reports_failure
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.texts import bullet_list, in_language, num, pick
@@ -130,8 +131,10 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         )
     else:
         load = pick(lang, " per GPU", " par GPU") if count else ""
+    failed = result.verdict in ("fits", "tight") and reports_failure(question)
+    verdict = FAILED_FIT if failed else FIT_VERDICTS[result.verdict]
     return (
-        f"**{pick(lang, *FIT_VERDICTS[result.verdict])}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
+        f"**{pick(lang, *verdict)}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"
         + pick(lang, "about ", "environ ")
         + gb(result.total_gb, lang)
         + load
@@ -139,7 +142,21 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         + gb(capacity, lang)
         + _share_words(result, lang)
         + "."
+        + (pick(lang, *FAILED_FIT_WHY) if failed else "")
     )
+
+
+# A failure the asker reports though the estimate says it fits: the estimate is no contradiction
+# of what they see, only a yardstick for what differs.
+FAILED_FIT = ("By this estimate it should fit", "D'après cette estimation, ça devrait tenir")
+FAILED_FIT_WHY = (
+    " What you see differs, so something the estimate leaves out takes the memory: a longer "
+    "context or a larger batch, other processes on the GPU, memory shared with the system, or a "
+    "framework that reserves more than it uses.",
+    " Ce que vous observez diffère : quelque chose que l'estimation ne compte pas prend la "
+    "mémoire (un contexte ou un lot plus grand, d'autres processus sur le GPU, une mémoire "
+    "partagée avec le système, ou un framework qui réserve plus qu'il n'utilise).",
+)
 
 
 def _share_words(result: FitResult, lang: Lang) -> str:
@@ -451,9 +468,13 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
         lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
     )
     multi = first.multi_gpu
-    if multi and first.gpu:
+    if multi:
         # Several cards share the model: the figures are the fullest card's, against one card.
-        where = f"{multi.cards} × {first.gpu}"
+        where = f"{multi.cards} × {first.gpu}" if first.gpu else pick(
+            lang,
+            f"{multi.cards} cards of {gb(first.capacity_gb, lang)}",
+            f"{multi.cards} cartes de {gb(first.capacity_gb, lang)}",
+        )
     per_card = pick(lang, " per card", " par carte") if multi else ""
     fitting = [r for r in results if r.verdict in FITTING]
     failing = [r for r in results if r.verdict not in FITTING]

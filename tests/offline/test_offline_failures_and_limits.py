@@ -85,3 +85,28 @@ def test_an_error_the_estimate_would_contradict_is_explained_not_denied() -> Non
     assert not text.startswith("**Yes, it fits**")
     assert "**By this estimate it should fit**" in text
     assert "something the estimate leaves out" in text
+
+
+def test_a_rate_and_a_purchase_price_with_months_to_win_is_a_break_even() -> None:
+    head = ask(
+        "On loue 4x H100 à 2,10 $/h chacune, 24/7. On nous propose d'acheter un serveur 4x H100 PCIe "
+        "pour 140 000 $. Au bout de combien de mois on est gagnants ?"
+    ).text.split("\n\n")[0]
+    # 140,000 $ / (4 × 2.10 $/h − electricity) ≈ 17,450 h ≈ 24 months at 24 h a day
+    assert head.startswith("**L'achat de 4 × H100 PCIe 80GB est rentabilisé après")
+    assert "24,2 mois" in head
+
+
+def test_support_of_an_nvidia_card_is_its_software_releases() -> None:
+    answer = ask("Is the RTX 5090 supported? The new CUDA shows errors on my 5090.")
+    assert [c.name for c in answer.tool_calls if c.name != "search_corpus"] == ["software_support"]
+    assert "CUDA 12.8" in answer.text
+
+
+def test_cards_weighed_for_training_get_ratios_and_no_quote_on_an_unasked_feature() -> None:
+    text = ask(
+        "Sur Colab Pro j'ai le choix entre T4, L4 et A100 pour entraîner un petit ViT : ça change quoi ?"
+    ).text
+    assert text.startswith("**Sur le papier, A100 80GB SXM4 fait environ 4,8×")
+    assert "entre les deux : L4" in text
+    assert "E4M3" not in text  # the FP8 formats entry bears on no word of this question

@@ -117,6 +117,13 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
     return bool(asked and features - generic and not asked & features)
 
 
+def about_unasked_feature(reading: Reading, entry_id: str) -> bool:
+    """The entry's title is about a feature (FP8, TMA...) the question does not name: quoted
+    under another question, it only adds noise."""
+    features = _entry_names(entry_id)[2]
+    return bool(features and not features & frozenset(reading.entities.topics))
+
+
 @lru_cache(maxsize=1)
 def _title_terms() -> tuple[dict[str, list[frozenset[str]]], dict[str, float]]:
     """Each entry's titles and phrasings as sets of search tokens, and each token's inverse

@@ -176,7 +176,24 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(at, "rent_vs_buy")
         if not (ent.repeats_per_year or ent.speedups or _job_hours(ent)):
             intents.remove("rent_cost")
+    if (
+        weighs_purchase(ent)
+        and "rent_vs_buy" not in intents
+        and "break_even" in concepts_in(reading.text)
+    ):
+        # 'renting at $X/h, or buying for $Y: after how many months do we win?'
+        intents.insert(0, "rent_vs_buy")
     features = [t for t in ent.topics if not t.startswith("part")]
+    if (
+        features
+        and set(features) <= GENERIC_FEATURES
+        and "gpu_capability" in intents
+        and _nvidia_only(ent)
+        and {"support", "software", "error"} & concepts_in(reading.text)
+    ):
+        # 'Will my 5090 be supported? The new CUDA errors out': every NVIDIA card runs CUDA, so
+        # which releases run on this one is the question.
+        intents[intents.index("gpu_capability")] = "software_support"
     checked = {
         "gpu_capability",
         "software_support",
@@ -218,6 +235,17 @@ def _reports_stack_error(reading: Reading, features: list[str]) -> bool:
     from assistant.knowledge.features import get_feature
 
     return "error" in concepts_in(reading.text) and all(get_feature(f) is None for f in features)
+
+
+GENERIC_FEATURES = frozenset({"cuda_programming"})
+
+
+def _nvidia_only(ent: Entities) -> bool:
+    """Every card the question names is an NVIDIA card."""
+    from assistant.knowledge.matching import match_gpu
+
+    cards = [match_gpu(name).gpu for name in named_cards(ent)]
+    return bool(cards) and all(c is not None and c.vendor == "nvidia" for c in cards)
 
 
 def weighs_purchase(ent: Entities) -> bool:

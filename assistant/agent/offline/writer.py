@@ -187,14 +187,18 @@ def _quoted(
     passages: list[dict[str, Any]], reading: Reading, limit: int
 ) -> list[tuple[int, dict[str, Any]]]:
     """The passages worth quoting, best first: safe ones, and no entry about another kind of
-    model than the question's (a FLUX LoRA entry under a question on a language model)."""
-    from assistant.agent.offline.lead_match import other_model_kind
+    model than the question's (a FLUX LoRA entry under a question on a language model) or about a
+    feature the question does not name (an FP8 entry under a question on training speed)."""
+    from assistant.agent.offline.lead_match import about_unasked_feature, other_model_kind
 
     return [
         (n, p)
         for n, p in _ranked(passages, reading)
         if passage_is_safe(str(p.get("text") or ""))
-        and not ((key := entry_id(p)) and other_model_kind(reading.text, key))
+        and not (
+            (key := entry_id(p))
+            and (other_model_kind(reading.text, key) or about_unasked_feature(reading, key))
+        )
     ][:limit]
 
 

@@ -77,15 +77,17 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def _speed_ratios(cards: list[GpuCard], question: str, lang: Lang) -> str:
-    """'How much faster?' of two cards: the paper ratios of dense tensor math (training, prompt
-    processing) and of memory bandwidth (token generation), the faster card first."""
+    """'How much faster?' (or cards weighed for training): the paper ratios of dense tensor math
+    (training, prompt processing) and of memory bandwidth (token generation) between the fastest
+    and the slowest card, the others in between."""
     from assistant.agent.offline.concepts import concepts_in
 
-    if len(cards) != 2 or "speed" not in concepts_in(question):
+    if len(cards) < 2 or not {"speed", "model_task"} & concepts_in(question):
         return ""
-    fast, slow = sorted(
+    ranked = sorted(
         cards, key=lambda c: (c.fp16_tensor_tflops or 0, c.bandwidth_gbs or 0), reverse=True
     )
+    fast, slow, between = ranked[0], ranked[-1], ranked[1:-1]
     math = _ratio(fast.fp16_tensor_tflops, slow.fp16_tensor_tflops)
     memory = _ratio(fast.bandwidth_gbs, slow.bandwidth_gbs)
     if math is None and memory is None:
@@ -113,12 +115,25 @@ def _speed_ratios(cards: list[GpuCard], question: str, lang: Lang) -> str:
             f"{num(memory, lang, 1)}× en bande passante mémoire ({figures} Go/s), qui borne la "
             "génération de tokens"
         )
+    middle = (
+        pick(lang, "; in between: ", " ; entre les deux : ")
+        + ", ".join(
+            f"{c.name} ({num(c.fp16_tensor_tflops, lang, 0) if c.fp16_tensor_tflops else '—'} TFLOPS, "
+            f"{num(c.bandwidth_gbs, lang, 0) if c.bandwidth_gbs else '—'} "
+            + pick(lang, "GB/s)", "Go/s)")
+            for c in between
+        )
+        if between
+        else ""
+    )
     return pick(
         lang,
-        f"**On paper, {fast.name} is about {', and '.join(parts_en)}, against {slow.name}**; "
+        f"**On paper, {fast.name} is about {', and '.join(parts_en)}, against {slow.name}**"
+        f"{middle}; "
         "measured speed-ups are usually smaller than the paper ratio (software, batch size and "
         "communication take their share).",
-        f"**Sur le papier, {fast.name} fait environ {', et '.join(parts_fr)}, face à {slow.name}** ; "
+        f"**Sur le papier, {fast.name} fait environ {', et '.join(parts_fr)}, face à {slow.name}**"
+        f"{middle} ; "
         "les gains mesurés sont en général plus faibles que ce rapport (logiciel, taille de lot et "
         "communications en prennent leur part).",
     )

@@ -470,10 +470,14 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     multi = first.multi_gpu
     if multi:
         # Several cards share the model: the figures are the fullest card's, against one card.
-        where = f"{multi.cards} × {first.gpu}" if first.gpu else pick(
-            lang,
-            f"{multi.cards} cards of {gb(first.capacity_gb, lang)}",
-            f"{multi.cards} cartes de {gb(first.capacity_gb, lang)}",
+        where = (
+            f"{multi.cards} × {first.gpu}"
+            if first.gpu
+            else pick(
+                lang,
+                f"{multi.cards} cards of {gb(first.capacity_gb, lang)}",
+                f"{multi.cards} cartes de {gb(first.capacity_gb, lang)}",
+            )
         )
     per_card = pick(lang, " per card", " par carte") if multi else ""
     fitting = [r for r in results if r.verdict in FITTING]

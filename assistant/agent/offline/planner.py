@@ -162,6 +162,13 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         # 'used 10 h a day: the monthly bill, and if left on 24/7?': the planned use first.
         intents.insert(intents.index("forgotten_instance"), "rent_cost")
+    if (
+        "purchase_price" in intents
+        and ent.hourly_rates
+        and not {"buy", "purchase_price"} & concepts_in(reading.text)
+    ):
+        # An hourly rate and no word of buying: what the hours cost is asked, not a card's price.
+        intents.remove("purchase_price")
     if ent.speedups and ent.hourly_rates and "rent_cost" not in intents:
         # One priced option faster than another: what the work costs on each is the question.
         intents.insert(0, "rent_cost")

@@ -117,6 +117,13 @@ def list_topic_summaries() -> list[TopicSummary]:
     ]
 
 
+@lru_cache(maxsize=1)
+def generic_topic_keys() -> frozenset[str]:
+    """Topics named only when nothing more specific is ("CUDA programming"): a verdict on them
+    tells no card or feature apart."""
+    return frozenset(t.key for t in load_topics() if t.generic)
+
+
 def get_topic(name: str) -> Topic | None:
     """A topic by exact key, name or alias (after folding)."""
     wanted = fold(name).replace("_", " ")

@@ -133,6 +133,13 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
 _PLURAL = re.compile(r"\d[a-z]*s\b", re.I)  # 'H200s', '3090s', 'A100s'
 
 
+def card_vendors(names: list[str]) -> set[str]:
+    """The makers of the catalog cards named ('nvidia', 'amd', 'apple', 'intel')."""
+    from assistant.knowledge.matching import match_gpu
+
+    return {card.vendor for name in names for card in [match_gpu(name).gpu] if card}
+
+
 def own_variants(
     text: str, known: list[str], spans: list[CardSpan]
 ) -> tuple[list[str], list[CardSpan], dict[str, float]]:

@@ -12,7 +12,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.agent.offline.card_roles import CardSpan, are_options, card_counts, own_variants
+from assistant.agent.offline.card_roles import (
+    CardSpan,
+    are_options,
+    card_counts,
+    card_vendors,
+    own_variants,
+)
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
@@ -468,12 +474,11 @@ def _stack_topic(text: str, gpus: list[str]) -> list[str]:
     """'Will the RX 7900 series be supported?': for cards of one maker other than NVIDIA and a
     question on support with no feature named, that maker's stack (ROCm for a Radeon)."""
     from assistant.agent.offline.concepts import concepts_in
-    from assistant.knowledge.matching import match_gpu
     from assistant.knowledge.stacks import load_stacks
 
     if not gpus or "support" not in concepts_in(text):
         return []
-    vendors = {card.vendor for name in gpus for card in [match_gpu(name).gpu] if card}
+    vendors = card_vendors(gpus)
     stack = load_stacks().get(next(iter(vendors))) if len(vendors) == 1 else None
     return [stack.topic] if stack is not None and stack.topic else []
 

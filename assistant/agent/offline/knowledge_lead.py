@@ -29,6 +29,7 @@ from assistant.agent.offline.lead_match import (
 )
 from assistant.agent.offline.lead_model import Context
 from assistant.agent.offline.texts import pick
+from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import Lang
 from assistant.log import get_logger
 
@@ -75,7 +76,7 @@ def settings() -> LeadSettings:
         spec_tools=frozenset(data["spec_tools"]),
         recommend_tools=frozenset(data["recommend_tools"]),
         machine_tools=frozenset(data["machine_tools"]),
-        generic_topics=frozenset(data["generic_topics"]),
+        generic_topics=generic_topic_keys(),
         asks_specs=re.compile(data["asks_specs"]),
         asks_recommendation=re.compile(data["asks_recommendation"]),
     )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.workload_fit import BITS, FITTING, SHORT_VERDICTS, gb
 from assistant.agent.offline.texts import num, pick
+from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import Lang
 from assistant.tools.fit import FitResult
 from assistant.tools.lookup import GpuComparison
@@ -247,12 +248,11 @@ def weighed_without_goal(ent: Entities) -> bool:
     """Whether options with no model named get a trade-off of their own: options of another
     shape (several of one card against one of another) or of different makers (a Mac or a GPU
     laptop). Two single cards of one maker are a plain side-by-side comparison."""
-    from assistant.knowledge.matching import match_gpu
+    from assistant.agent.offline.card_roles import card_vendors
 
     if any(n > 1 for n in ent.card_counts.values()):
         return True
-    vendors = {card.vendor for name in ent.gpus for card in [match_gpu(name).gpu] if card}
-    return len(vendors) > 1
+    return len(card_vendors(ent.gpus)) > 1
 
 
 def weigh_without_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> str | None:
@@ -415,9 +415,6 @@ def _trade_off(
     )
 
 
-GENERIC_TOPICS = frozenset({"cuda_programming"})
-
-
 def weigh_options(reading: Reading, results: list[ToolResult]) -> tuple[str, set[str]] | None:
     """The pick among cards named as options, and the tools whose sections it replaces; None
     when the cards are not options."""
@@ -431,7 +428,7 @@ def weigh_options(reading: Reading, results: list[ToolResult]) -> tuple[str, set
     if not without:
         return None
     generic = all(
-        str(r.result.get("topic")) in GENERIC_TOPICS
+        str(r.result.get("topic")) in generic_topic_keys()
         for r in results
         if r.name == "gpu_capability" and isinstance(r.result, dict)
     )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from assistant.agent.offline.card_roles import card_vendors
 from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.entities import Entities
@@ -23,6 +24,7 @@ from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.skills.llm_speed import not_a_language_model
+from assistant.knowledge.topics import generic_topic_keys
 from assistant.log import get_logger
 
 log = get_logger(__name__)
@@ -193,7 +195,7 @@ def _with_companions(reading: Reading) -> list[str]:
     features = [t for t in ent.topics if not t.startswith("part")]
     if (
         features
-        and set(features) <= GENERIC_FEATURES
+        and set(features) <= generic_topic_keys()
         and "gpu_capability" in intents
         and _nvidia_only(ent)
         and {"support", "software", "error"} & concepts_in(reading.text)
@@ -244,15 +246,9 @@ def _reports_stack_error(reading: Reading, features: list[str]) -> bool:
     return "error" in concepts_in(reading.text) and all(get_feature(f) is None for f in features)
 
 
-GENERIC_FEATURES = frozenset({"cuda_programming"})
-
-
 def _nvidia_only(ent: Entities) -> bool:
     """Every card the question names is an NVIDIA card."""
-    from assistant.knowledge.matching import match_gpu
-
-    cards = [match_gpu(name).gpu for name in named_cards(ent)]
-    return bool(cards) and all(c is not None and c.vendor == "nvidia" for c in cards)
+    return card_vendors(named_cards(ent)) == {"nvidia"}
 
 
 def weighs_purchase(ent: Entities) -> bool:

@@ -18,6 +18,7 @@ from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import localized_name, pick
+from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import STOPWORDS, Lang
 
 MAX_QUOTES = 2
@@ -512,9 +513,6 @@ def _leads(
     return leads[:2]
 
 
-GENERIC_TOPICS = {"cuda_programming"}
-
-
 def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     """Tools called on a guess: a shopping list nobody asked for, a spec sheet when no figure was
     asked, a generic "CUDA programming: yes". A knowledge entry that answers beats them."""
@@ -532,7 +530,7 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
         for r in results
         if r.name == "gpu_capability" and isinstance(r.result, dict)
     }
-    if topics and topics <= GENERIC_TOPICS:
+    if topics and topics <= generic_topic_keys():
         weak.add("gpu_capability")
     return weak
 
@@ -653,7 +651,7 @@ def _first_verdict(results: list[ToolResult]) -> dict[str, Any]:
 def _denied_first(results: list[ToolResult]) -> bool:
     """The first tool answered a card and a feature with "no" (a false premise to correct)."""
     payload = _first_verdict(results)
-    return payload.get("verdict") == "no" and str(payload.get("topic")) not in GENERIC_TOPICS
+    return payload.get("verdict") == "no" and str(payload.get("topic")) not in generic_topic_keys()
 
 
 def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:
@@ -672,7 +670,9 @@ def _nvidia_feature(key: str) -> bool:
     from assistant.knowledge.topics import get_topic
 
     topic = get_topic(key)
-    return topic is not None and key not in GENERIC_TOPICS and list(topic.vendors) == ["nvidia"]
+    return (
+        topic is not None and key not in generic_topic_keys() and list(topic.vendors) == ["nvidia"]
+    )
 
 
 def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import HOURS_PER_UNIT
-from assistant.agent.offline.quantities import phrase_spans
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
@@ -53,7 +52,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     cards = named_cards(ent) or [defaults().forgotten.gpu]
     rates = hourly_rates(ent)
     spent = ent.total_hours
-    if spent is None and phrase_spans("always_on", reading.text):
+    if spent is None and reading.entities.always_on:
         spent = HOURS_PER_UNIT["month"]  # 'left running 24/7': a whole month's bill
     return [
         {"gpu": cards[0], "hours": spent, "rate_per_hour": rates[0] if rates else None,

@@ -71,8 +71,10 @@ class ToolkitDrivers(BaseModel):
     version: str = Field(pattern=_VERSION)
     driver_linux: str
     driver_windows: str
-    minor_compat_linux: str
-    minor_compat_windows: str
+    minor_compat_linux: str | None = Field(
+        default=None, description="Oldest driver running any program of this major (CUDA 11 on)"
+    )
+    minor_compat_windows: str | None = None
     sources: list[Source] = Field(min_length=1)
 
 

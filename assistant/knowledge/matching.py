@@ -179,6 +179,18 @@ def _long_tail_index() -> _LongTailIndex:
         if len(group) == 1 or len(bases) == 1:
             best = max(group, key=lambda n: float(rows[n].get("memory_size_gb") or 0))
             index.names.add(k, best, " ".join(k))
+    # A chip only ever made for laptops is named without the word ("Intel UHD 620", "MX450"),
+    # unless a card of either layer already answers to the shorter name.
+    curated = _curated_index()
+    for name in rows:
+        toks = core_tokens(name)
+        if LAPTOP not in toks or len(toks) < 2:
+            continue
+        bare = [t for t in toks if t != LAPTOP]
+        if any(c.isdigit() for t in bare for c in t):
+            k = key(bare)
+            if index.names.get(k) is None and _lookup_in(curated, bare) is None:
+                index.names.add(k, name, " ".join(bare))
     return index
 
 

@@ -31,6 +31,11 @@ class VendorStack(BaseModel):
         description="The capability topic a bare 'is my card supported?' asks about on this "
         "vendor's cards (ROCm on a Radeon)",
     )
+    undetected_topic: str | None = Field(
+        default=None,
+        description="The topic a report that no GPU was found is checked against on this "
+        "vendor's cards when `topic` is unset: what the program looked for (CUDA on an Intel UHD)",
+    )
     sources: list[Source] = Field(min_length=1)
 
 

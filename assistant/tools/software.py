@@ -34,6 +34,7 @@ _CUDA = re.compile(
 )
 _BARE = re.compile(r"^\s*v?(\d{1,2})\.(\d{1,2})\s*$")
 _PYTORCH_WORD = re.compile(r"\b(?:py)?torch\b", re.IGNORECASE)
+_CUDA_WORD = re.compile(r"\bcuda\b", re.IGNORECASE)
 
 
 class SoftwareSupportQuery(BaseModel):
@@ -130,6 +131,10 @@ def _parse_asked(text: str) -> _Parsed:
         major, minor = cuda_m.group(1), cuda_m.group(2)
         version = f"{int(major)}.{int(minor)}" if minor is not None else str(int(major))
         return _Parsed(kind="cuda_toolkit", toolkit=version, label=f"CUDA {version}")
+    if _CUDA_WORD.search(text):
+        # "CUDA" with no version: today's toolkits, the newest major release in the table.
+        newest = load_cuda_support().newest_toolkit.split(".")[0]
+        return _Parsed(kind="cuda_toolkit", toolkit=newest, label=f"CUDA {newest}")
     return _Parsed(kind="unknown", label=text.strip())
 
 
@@ -212,47 +217,59 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     )
 
 
+def _driver_floor(toolkit: str) -> tuple[str, list[Source], bool] | None:
+    """The oldest Linux driver that runs a toolkit's programs, its sources, and whether that is by
+    CUDA's minor-version compatibility (any 11.x from 450.80.02, any 12.x from 525.60.13); before
+    CUDA 11 each release needs its own minimum."""
+    major = get_toolkit(toolkit.split(".")[0])
+    if major is not None and major.minor_compat_linux:
+        return major.minor_compat_linux, major.sources, True
+    own = get_toolkit(toolkit) if "." in toolkit else major
+    return (own.driver_linux, own.sources, False) if own is not None else None
+
+
 def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupportResult:
-    """A toolkit that builds for the card still needs a driver of its major release: by CUDA's
-    minor-version compatibility, the X.0 minimum on Linux. An installed driver older than that
-    turns the verdict into no, whatever the card."""
+    """A toolkit that builds for the card still needs a driver recent enough for it. An installed
+    driver older than that turns the verdict into no, whatever the card."""
     if result.supported == "no" or not parsed.driver or not parsed.toolkit:
         return result
-    major = get_toolkit(f"{parsed.toolkit.split('.')[0]}.0")
-    if major is None or not major.driver_linux:
+    floor = _driver_floor(parsed.toolkit)
+    if floor is None or version_key(parsed.driver) >= version_key(floor[0]):
         return result
-    if version_key(parsed.driver) >= version_key(major.driver_linux):
-        return result
-    series = f"CUDA {parsed.toolkit.split('.')[0]}.x"
+    needed, sources, compat = floor
+    series = f"CUDA {parsed.toolkit.split('.')[0]}.x" if compat else f"CUDA {parsed.toolkit}"
+    why = " (minor-version compatibility)" if compat else ""
+    why_fr = " (compatibilité de version mineure)" if compat else ""
     return result.model_copy(
         update={
             "supported": "no",
             "reason": f"{result.reason} But the installed driver {parsed.driver} is older than "
-            f"the {major.driver_linux} that {series} needs on Linux (minor-version "
-            "compatibility), so the runtime refuses to start: 'CUDA driver version is "
-            "insufficient'.",
+            f"the {needed} that {series} needs on Linux{why}, so the runtime refuses to start: "
+            "'CUDA driver version is insufficient'.",
             "reason_fr": f"{result.reason_fr} Mais le pilote installé {parsed.driver} est plus "
-            f"ancien que le {major.driver_linux} qu'exige {series} sous Linux (compatibilité "
-            "de version mineure) : le runtime refuse de démarrer.",
-            "fix": f"Update the driver to {major.driver_linux} or newer (on a shared server, "
+            f"ancien que le {needed} qu'exige {series} sous Linux{why_fr} : le runtime refuse "
+            "de démarrer.",
+            "fix": f"Update the driver to {needed} or newer (on a shared server, "
             "an administrator's job), or build with an older toolkit the installed driver "
             "runs: the 'CUDA Version' nvidia-smi prints is the newest it supports.",
-            "fix_fr": f"Mettez le pilote à jour ({major.driver_linux} ou plus récent ; sur un "
+            "fix_fr": f"Mettez le pilote à jour ({needed} ou plus récent ; sur un "
             "serveur partagé, c'est le rôle de l'administrateur) ou compilez avec un toolkit "
             "plus ancien : la « CUDA Version » affichée par nvidia-smi est la plus récente "
             "qu'il accepte.",
-            "driver_linux": major.driver_linux,
-            "sources": dedupe_sources([*result.sources, *major.sources]),
+            "driver_linux": needed,
+            "sources": dedupe_sources([*result.sources, *sources]),
         }
     )
 
 
 def _major_driver(variant: str) -> str | None:
-    """The oldest Linux driver a wheel's CUDA major release runs on ('cu128' → CUDA 12.0's), by
-    CUDA's minor-version compatibility."""
+    """The oldest Linux driver a wheel's CUDA release runs on ('cu128' → any 12.x driver from
+    525.60.13, by CUDA's minor-version compatibility)."""
     digits = variant.removeprefix("cu")
-    major = get_toolkit(f"{digits[:-1]}.0") if len(digits) >= 3 else None
-    return major.driver_linux if major is not None else None
+    if len(digits) < 3:
+        return None
+    floor = _driver_floor(f"{digits[:-1]}.{digits[-1]}")
+    return floor[0] if floor is not None else None
 
 
 def _with_installed_driver(check: WheelCheck, parsed: _Parsed) -> WheelCheck:

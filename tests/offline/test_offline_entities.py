@@ -172,6 +172,14 @@ def test_ordinary_words_are_left_alone() -> None:
     assert correct_typos(text) == text
 
 
+def test_a_model_family_with_its_version_is_no_typo() -> None:
+    from assistant.agent.offline.spelling import correct_typos
+
+    text = "How can I get 300 tokens per second with qwen3:30b local, or llama3 8b?"
+    assert correct_typos(text) == text
+    assert extract_entities(text).models[0] == "Qwen3 30B-A3B"
+
+
 def test_a_mixture_of_experts_named_by_its_size_and_active_part_is_that_model() -> None:
     ent = extract_entities("ok et le 30B-A3B en Q4_K_M, ça tourne à combien de tokens/s ?")
     assert ent.models == ["Qwen3 30B-A3B"]  # 3.3B active per token, not a dense 30B

@@ -202,5 +202,5 @@ def test_a_pasted_incompatibility_warning_opens_with_the_fix() -> None:
 def test_a_named_card_s_verdict_comes_before_an_entry_on_the_feature(question: str) -> None:
     # an entry explains what a megakernel is; the question asks what this card can do
     first = ask(question).text.split("\n\n")[0]
-    assert first.startswith(("**Partially", "**Partiellement")), first
+    assert first.startswith(("**Partly", "**En partie")), first
     assert "4090" in first

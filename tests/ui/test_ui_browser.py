@@ -82,7 +82,7 @@ def test_english_question_streams_with_step_and_sources(browser, chat_url: str, 
     assert "backend: offline" in page.inner_text("#gpu-advisor-header")
     ask_in_page(page, MEGAKERNELS, 0)
     text = chat_text(page)
-    assert "Partially (partial)" in text
+    assert "Partly" in text
     assert "🔧 gpu_capability" in text
     assert "📚 Sources (" in text
 

@@ -106,9 +106,7 @@ def test_ask_defers_first_then_follows_up_with_sources_embed(megakernels_answer)
     sends = log[2:]
     assert sends and all(kind == "followup" for kind, *_ in sends)
     # the question opens the answer (a reply to it continues the conversation), then the verdict
-    assert sends[0][1].startswith(
-        f"-# ❓ {MEGAKERNELS}\n**Partially (partial)** — GeForce RTX 4090"
-    )
+    assert sends[0][1].startswith(f"-# ❓ {MEGAKERNELS}\n**Partly** — GeForce RTX 4090")
     assert all(
         len(content) <= 2000 and no_pings(kw["allowed_mentions"]) for _, content, kw in sends
     )

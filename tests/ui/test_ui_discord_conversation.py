@@ -171,11 +171,11 @@ def test_a_reply_chain_is_the_conversation(monkeypatch, megakernels_answer):
     assert question == "and the 3090?"
     assert [turn["role"] for turn in history] == ["user", "assistant"]  # the pieces: one turn
     assert history[0]["content"] == MEGAKERNELS
-    assert history[1]["content"].startswith("**Partially (partial)** — GeForce RTX 4090")
+    assert history[1]["content"].startswith("**Partly** — GeForce RTX 4090")
     assert pieces[-1].content.splitlines()[-1] in history[1]["content"]
     capability = next(c for c in second.tool_calls if c.name == "gpu_capability")
     assert capability.arguments == {"gpu": "GeForce RTX 3090", "topic": "megakernels"}
-    assert second.text.startswith("**Partially (partial)** — GeForce RTX 3090")
+    assert second.text.startswith("**Partly** — GeForce RTX 3090")
 
     run(
         handle_mention(

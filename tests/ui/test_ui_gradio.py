@@ -27,7 +27,7 @@ def test_chat_api_returns_the_answer_text(chat_url: str):
     assert list(client.view_api(return_format="dict")["named_endpoints"]) == ["/chat"]
     text = client.predict(MEGAKERNELS, api_name="/chat")
     assert isinstance(text, str)
-    assert text.startswith("**Partially (partial)** — GeForce RTX 4090 (`sm_89`, CC 8.9)")
+    assert text.startswith("**Partly** — GeForce RTX 4090 (`sm_89`, CC 8.9)")
     assert "<sub>backend" not in text  # the API returns the answer, not the page decorations
 
 
@@ -47,7 +47,7 @@ def test_chat_api_continues_a_conversation_like_ask_and_the_page(chat_url: str):
     second = client.predict("and the 3090?", history, api_name="/chat")
     assert first == ask(MEGAKERNELS).text
     assert second == ask("and the 3090?", history=history).text
-    assert second.startswith("**Partially (partial)** — GeForce RTX 3090")
+    assert second.startswith("**Partly** — GeForce RTX 3090")
     service, _ = _service(per_minute=10)
     page = _last_text(service.turn("and the 3090?", history, "browser"))
     assert page.startswith(second)  # the page adds only its backend badge
@@ -68,7 +68,7 @@ def test_chat_api_caps_length_and_refuses_empty(chat_url: str):
     )
     assert client.predict("   ", api_name="/chat").startswith("Please type a question")
     # and the server keeps serving
-    assert "partial" in client.predict(MEGAKERNELS, api_name="/chat")
+    assert "Partly" in client.predict(MEGAKERNELS, api_name="/chat")
 
 
 def _service(per_minute: int = 2):
@@ -89,13 +89,13 @@ def _last_text(turns) -> str:
 def test_flood_from_one_session_is_rate_limited_politely(megakernels_answer):
     service, now = _service(per_minute=2)
     replies = [_last_text(service.turn(MEGAKERNELS, [], "flooder")) for _ in range(20)]
-    answered = [r for r in replies if "partial" in r]
+    answered = [r for r in replies if "Partly" in r]
     refused = [r for r in replies if r.startswith("You are sending messages faster")]
     assert len(answered) == 2 and len(refused) == 18
     assert refused[0].endswith("Please wait 30 s and ask again.")
-    assert "partial" in _last_text(service.turn(MEGAKERNELS, [], "someone-else"))
+    assert "Partly" in _last_text(service.turn(MEGAKERNELS, [], "someone-else"))
     now[0] += 30.0
-    assert "partial" in _last_text(service.turn(MEGAKERNELS, [], "flooder"))
+    assert "Partly" in _last_text(service.turn(MEGAKERNELS, [], "flooder"))
     french = _last_text(service.turn("Quelles fonctionnalités a ma RTX 5090 ?", [], "flooder"))
     assert french.startswith("Vous envoyez des messages plus vite")
 
@@ -186,7 +186,7 @@ def test_api_key_never_reaches_the_page(monkeypatch, megakernels_answer):
         info = _get(url + "gradio_api/info")
         client = Client(url, verbose=False)
         text = client.predict(MEGAKERNELS, api_name="/chat")
-        assert "partial" in text
+        assert "Partly" in text
         for output in (page, config, info, text, json.dumps(text)):
             assert CANARY not in output  # …the key never is
             assert CANARY[-12:] not in output  # nor a part of it
@@ -210,6 +210,6 @@ def test_concurrent_users_all_get_answers_through_the_queue(chat_url: str):
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         answers = list(pool.map(one_user, range(8)))
-    assert [a.startswith("**Partially (partial)**") for a in answers[0::3]] == [True] * 3
+    assert [a.startswith("**Partly**") for a in answers[0::3]] == [True] * 3
     assert all(a.startswith("**No, it does not fit**") for a in answers[1::3])
     assert all(a.startswith("**GeForce RTX 5090**") for a in answers[2::3])

@@ -62,11 +62,11 @@ def test_notebook_executes_and_shows_the_answer(kernel_name: str, session_home: 
     shown = next(o for o in by_source["answer"]["outputs"] if o["output_type"] == "execute_result")
     shown = shown["data"]
     assert "text/markdown" in shown  # Answer._repr_markdown_ renders in the notebook
-    assert shown["text/markdown"].startswith("**Partially (partial)** — GeForce RTX 4090")
+    assert shown["text/markdown"].startswith("**Partly** — GeForce RTX 4090")
     printed = _outputs(
         by_source["print([call.name for call in answer.tool_calls], answer.backend)"]
     )
-    assert "partial" in printed
+    assert "Partly" in printed
     assert "['gpu_capability', 'search_corpus'] offline" in printed
     french = _outputs(by_source['ask("J\'ai 200 €, louer ou acheter ?")'])
     assert "louer" in french.lower() or "achat" in french.lower()

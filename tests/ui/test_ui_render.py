@@ -49,7 +49,7 @@ CITATION = Citation(
 def make_answer(**update) -> Answer:
     base = Answer(
         question="Can my RTX 4090 do megakernels?",
-        text="**Partially (partial)** — the concepts work everywhere.",
+        text="**Partly** — the concepts work everywhere.",
         citations=[CITATION],
         tool_calls=[CAPABILITY],
         backend="offline",
@@ -107,7 +107,7 @@ def test_answer_messages_order_and_badge():
     body = messages[1]["content"]
     assert body == (
         "> ℹ️ Your message was cut to 4000 characters.\n\n"
-        "**Partially (partial)** — the concepts work everywhere.\n\n"
+        "**Partly** — the concepts work everywhere.\n\n"
         "<sub>backend: offline · 1.2 s</sub>"
     )
 
@@ -120,16 +120,16 @@ def test_turn_view_streams_steps_then_text_then_final_answer():
     shown = view.messages()
     assert [m["metadata"]["title"] for m in shown if "metadata" in m] == ["🔧 gpu_capability"]
     assert shown[-1]["content"] == "> ℹ️ The openai:x backend failed; answered offline."
-    view.add(StreamEvent(kind="text", text="**Partially"))
-    view.add(StreamEvent(kind="text", text=" (partial)**"))
-    assert view.messages()[-1]["content"].endswith("**Partially (partial)**")
-    assert view.final_text == "**Partially (partial)**"
+    view.add(StreamEvent(kind="text", text="**Part"))
+    view.add(StreamEvent(kind="text", text="ly**"))
+    assert view.messages()[-1]["content"].endswith("**Partly**")
+    assert view.final_text == "**Partly**"
     view.add(StreamEvent(kind="done", answer=make_answer()))
     final = view.messages()
     assert final[-1]["metadata"]["title"] == "📚 Sources (3)"
     assert final[-2]["content"].startswith("> ℹ️ The openai:x backend failed; answered offline.")
     assert final[-2]["content"].endswith("<sub>backend: offline · 1.2 s</sub>")
-    assert view.final_text == "**Partially (partial)** — the concepts work everywhere."
+    assert view.final_text == "**Partly** — the concepts work everywhere."
 
 
 def test_history_keeps_questions_and_answer_texts_only():
@@ -142,7 +142,7 @@ def test_history_keeps_questions_and_answer_texts_only():
     ]
     assert history_for_ask(chat) == [
         {"role": "user", "content": "Can my RTX 4090 do megakernels?"},
-        {"role": "assistant", "content": "**Partially (partial)** — the concepts work everywhere."},
+        {"role": "assistant", "content": "**Partly** — the concepts work everywhere."},
         {"role": "user", "content": "And an H100?"},
     ]
 
@@ -153,6 +153,6 @@ def test_real_answer_renders_tool_steps_answer_and_sources(megakernels_answer):
     assert titles[0] == "🔧 gpu_capability"
     assert titles[-1].startswith("📚 Sources (")
     body = next(m["content"] for m in messages if not m.get("metadata"))
-    assert "partial" in body
+    assert "Partly" in body
     step_args = json.loads(messages[0]["content"].split("```json\n")[1].split("\n```")[0])
     assert step_args == {"gpu": "GeForce RTX 4090", "topic": "megakernels"}

@@ -113,7 +113,7 @@ def test_any_text_fits_and_nothing_is_lost(text: str, limit: int):
 
 
 def test_short_text_is_one_chunk_and_blank_text_none():
-    assert split_message("**Partially (partial)** — yes.") == ["**Partially (partial)** — yes."]
+    assert split_message("**Partly** — yes.") == ["**Partly** — yes."]
     assert split_message("") == []
     assert split_message(" \n\n ") == []
 

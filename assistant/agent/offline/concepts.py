@@ -18,12 +18,24 @@ def concept_patterns() -> dict[str, re.Pattern[str]]:
     for concept, table in tomllib.loads(text).items():
         terms = [fold(t) for lang in ("en", "fr") for t in table.get(lang, [])]
         parts = [
-            re.escape(t.rstrip("*")).replace(r"\ \*\ ", r"\s+\S+\s+")
+            r"(?<!\w)"
+            + re.escape(t.rstrip("*")).replace(r"\ \*\ ", r"\s+\S+\s+")
             + (r"\w*" if t.endswith("*") else r"(?!\w)")
             for t in sorted(terms, key=len, reverse=True)
-        ] + [f"(?:{fold(p)})(?!\\w)" for p in table.get("patterns", [])]
-        out[concept] = re.compile(r"(?<!\w)(?:" + "|".join(parts) + ")", re.IGNORECASE)
+        ] + [_bounded(fold(p)) for p in table.get("patterns", [])]
+        out[concept] = re.compile("|".join(parts), re.IGNORECASE)
     return out
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _bounded(pattern: str) -> str:
+    """A pattern matched as whole words; Chinese, Japanese or Korean text has no spaces between
+    words, so a pattern written in it matches anywhere."""
+    if _CJK.search(pattern):
+        return f"(?:{pattern})"
+    return f"(?<!\\w)(?:{pattern})(?!\\w)"
 
 
 def concepts_in(text: str) -> set[str]:

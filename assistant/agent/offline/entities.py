@@ -472,15 +472,24 @@ def _topics(text: str) -> list[str]:
 
 def _stack_topic(text: str, gpus: list[str]) -> list[str]:
     """'Will the RX 7900 series be supported?': for cards of one maker other than NVIDIA and a
-    question on support with no feature named, that maker's stack (ROCm for a Radeon)."""
+    question on support with no feature named, that maker's stack (ROCm for a Radeon). 'No GPU
+    found' on such a card: its stack, or what the program looked for (CUDA on an Intel UHD)."""
     from assistant.agent.offline.concepts import concepts_in
     from assistant.knowledge.stacks import load_stacks
 
-    if not gpus or "support" not in concepts_in(text):
+    concepts = concepts_in(text)
+    if not gpus or not {"support", "not_detected"} & concepts:
         return []
     vendors = card_vendors(gpus)
-    stack = load_stacks().get(next(iter(vendors))) if len(vendors) == 1 else None
-    return [stack.topic] if stack is not None and stack.topic else []
+    if len(vendors) != 1 or vendors == {"nvidia"}:
+        return []
+    stack = load_stacks().get(next(iter(vendors)))
+    if stack is None:
+        return []
+    if stack.topic:
+        return [stack.topic]
+    fallback = stack.undetected_topic if "not_detected" in concepts else None
+    return [fallback] if fallback else []
 
 
 def _models(text: str) -> tuple[list[str], float | None, list[str]]:

@@ -173,9 +173,12 @@ def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> C
     )
 
 
-def _is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
+def is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
+    """A verdict on a topic every NVIDIA card has ("CUDA programming"): it tells nothing, unless
+    it is a "no" (CUDA on an Intel UHD)."""
     payload = result.result if isinstance(result.result, dict) else {}
-    return str(payload.get("topic") or result.args.get("topic") or "") in generic
+    topic = str(payload.get("topic") or result.args.get("topic") or "")
+    return topic in generic and payload.get("verdict") != "no"
 
 
 def bearing_results(results: list[ToolResult], text: str, figures: bool = True) -> list[ToolResult]:
@@ -194,7 +197,7 @@ def bearing_results(results: list[ToolResult], text: str, figures: bool = True) 
             continue
         if result.name in conf.tool_first and result.name not in conf.spec_tools and not figures:
             continue
-        if result.name == "gpu_capability" and _is_generic_capability(result, conf.generic_topics):
+        if result.name == "gpu_capability" and is_generic_capability(result, conf.generic_topics):
             continue
         kept.append(result)
     return kept

@@ -208,6 +208,16 @@ def _with_companions(reading: Reading) -> list[str]:
         "software_support",
     }  # "CUDA 13 on a V100": a release, not a feature
     if (
+        features
+        and named_cards(ent)
+        and not checked & set(intents)
+        and "not_detected" in concepts_in(reading.text)
+        and "nvidia" not in card_vendors(named_cards(ent))
+    ):
+        # "No GPU found, but lspci lists my Intel UHD 620": whether the card runs what the
+        # program looks for is the answer (CUDA never runs on it).
+        intents.insert(0, "gpu_capability")
+    if (
         named_cards(ent)
         and features
         and not checked & set(intents)
@@ -223,6 +233,18 @@ def _with_companions(reading: Reading) -> list[str]:
         and not {"gpu_lookup", "gpu_compare"} & set(intents)
     ):
         intents.insert(0, "gpu_lookup")
+    if (
+        "software_support" not in intents
+        and not reading.follow_up
+        and _nvidia_only(ent)
+        and set(features) <= generic_topic_keys()
+        and all(_retired(card) for card in named_cards(ent))
+        and {"error", "not_detected", "support"} & concepts_in(reading.text)
+    ):
+        # "architecture (30) is not supported" on a GTX 760: the card left today's CUDA, and
+        # which releases still build for it is the answer, before any spec sheet or feature.
+        intents = [i for i in intents if i not in ("gpu_capability", "gpu_lookup")]
+        intents.insert(0, "software_support")
     return intents
 
 
@@ -244,6 +266,21 @@ def _reports_stack_error(reading: Reading, features: list[str]) -> bool:
     from assistant.knowledge.features import get_feature
 
     return "error" in concepts_in(reading.text) and all(get_feature(f) is None for f in features)
+
+
+def _retired(card: str) -> bool:
+    """An NVIDIA card that no toolkit of the last two major releases builds for (a Fermi, a
+    Kepler): "is it supported?" there means "which old CUDA still runs it?". A Pascal, left out
+    only by the newest release, still runs current frameworks' CUDA 12 builds."""
+    from assistant.knowledge.cuda_support import get_arch, load_cuda_support, version_key
+    from assistant.knowledge.matching import match_gpu
+
+    found = match_gpu(card).gpu
+    arch = get_arch(found.compute_capability) if found and found.compute_capability else None
+    if arch is None or arch.last_toolkit is None:
+        return False
+    newest = version_key(load_cuda_support().newest_toolkit)[0]
+    return version_key(arch.last_toolkit)[0] < newest - 1
 
 
 def _nvidia_only(ent: Entities) -> bool:

@@ -89,6 +89,9 @@ def _limit(word: str) -> int:
     return 1 if len(word) < 8 else 2
 
 
+_VERSIONED = re.compile(r"([a-z]+)\d[\w.]*")
+
+
 @lru_cache(maxsize=4096)
 def correct_word(word: str) -> str | None:
     """The nearest vocabulary term within reach of `word` (None when none, or a tie)."""
@@ -98,6 +101,9 @@ def correct_word(word: str) -> str | None:
         return None
     if lower in known_words():
         return None
+    stem = _VERSIONED.fullmatch(lower)
+    if stem and stem.group(1) in vocab:
+        return None  # "qwen3", "llama3": a term and its version, not a typo of the bare term
     limit = _limit(lower)
     ranked = sorted(
         (edit_distance(lower, term, limit), -_prefix(lower, term), term)

@@ -63,7 +63,7 @@ def verdict_word(verdict: str, lang: Lang) -> str:
     """A fit verdict ('yes', 'partial', 'no', 'unknown') in words of the language."""
     words = {
         "yes": ("Yes", "Oui"),
-        "partial": ("Partially (partial)", "Partiellement (partiel)"),
+        "partial": ("Partly", "En partie"),
         "no": ("No", "Non"),
         "unknown": ("Unknown card", "Carte inconnue"),
     }

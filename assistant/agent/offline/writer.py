@@ -525,12 +525,9 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
         weak.add("recommend_gpus")
     if not asked_fields(text) and not knowledge_lead.settings().asks_specs.search(text):
         weak.add("gpu_lookup")
-    topics = {
-        str(r.result.get("topic"))
-        for r in results
-        if r.name == "gpu_capability" and isinstance(r.result, dict)
-    }
-    if topics and topics <= generic_topic_keys():
+    generic = generic_topic_keys()
+    checks = [r for r in results if r.name == "gpu_capability" and isinstance(r.result, dict)]
+    if checks and all(knowledge_lead.is_generic_capability(r, generic) for r in checks):
         weak.add("gpu_capability")
     return weak
 
@@ -649,9 +646,9 @@ def _first_verdict(results: list[ToolResult]) -> dict[str, Any]:
 
 
 def _denied_first(results: list[ToolResult]) -> bool:
-    """The first tool answered a card and a feature with "no" (a false premise to correct)."""
-    payload = _first_verdict(results)
-    return payload.get("verdict") == "no" and str(payload.get("topic")) not in generic_topic_keys()
+    """The first tool answered a card and a feature with "no" (a false premise to correct), or
+    a card of another maker with "no" to CUDA itself."""
+    return _first_verdict(results).get("verdict") == "no"
 
 
 def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:

@@ -160,20 +160,18 @@ def _long_tail_index() -> _LongTailIndex:
 
     index = _LongTailIndex()
     rows = long_tail_rows().rows
-    for name in rows:
-        toks = core_tokens(name)
+    tokens = {name: core_tokens(name) for name in rows}
+    for name, toks in tokens.items():
         if toks:
             index.names.add(key(toks), name, name)
     reduced: dict[Key, list[str]] = {}
-    for name in rows:
-        for k in _reduced_keys(core_tokens(name)):
+    for name, toks in tokens.items():
+        for k in _reduced_keys(toks):
             if index.names.get(k) is None:
                 reduced.setdefault(k, []).append(name)
     for k, group in reduced.items():
         bases = {
-            key(
-                [t for t in core_tokens(n) if not (_MEM_TOKEN.match(t) or _VARIANT_FIGURE.match(t))]
-            )
+            key([t for t in tokens[n] if not (_MEM_TOKEN.match(t) or _VARIANT_FIGURE.match(t))])
             for n in group
         }
         if len(group) == 1 or len(bases) == 1:
@@ -182,8 +180,7 @@ def _long_tail_index() -> _LongTailIndex:
     # A chip only ever made for laptops is named without the word ("Intel UHD 620", "MX450"),
     # unless a card of either layer already answers to the shorter name.
     curated = _curated_index()
-    for name in rows:
-        toks = core_tokens(name)
+    for name, toks in tokens.items():
         if LAPTOP not in toks or len(toks) < 2:
             continue
         bare = [t for t in toks if t != LAPTOP]

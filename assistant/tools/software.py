@@ -224,7 +224,7 @@ def _driver_floor(toolkit: str) -> tuple[str, list[Source], bool] | None:
     major = get_toolkit(toolkit.split(".")[0])
     if major is not None and major.minor_compat_linux:
         return major.minor_compat_linux, major.sources, True
-    own = get_toolkit(toolkit) if "." in toolkit else major
+    own = get_toolkit(toolkit)
     return (own.driver_linux, own.sources, False) if own is not None else None
 
 

@@ -111,6 +111,7 @@ def _with_companions(reading: Reading) -> list[str]:
     """
     intents = list(reading.tool_intents)
     ent = reading.entities
+    concepts = concepts_in(reading.text)
     if (
         "workload_fit" in intents
         and not named_cards(ent)
@@ -135,7 +136,7 @@ def _with_companions(reading: Reading) -> list[str]:
             if name in intents:
                 intents.remove(name)
             intents.insert(0, name)
-        if "speed" in concepts_in(reading.text) and "llm_speed" not in intents:
+        if "speed" in concepts and "llm_speed" not in intents:
             intents.append("llm_speed")  # "which is faster?": each option's speed too
     elif ent.options and weighed_without_goal(ent) and (CARD_CHOICE & set(intents) or buying):
         # Options of another shape (one card or four, a Mac or a GPU laptop) and no model named:
@@ -167,7 +168,7 @@ def _with_companions(reading: Reading) -> list[str]:
     if (
         "purchase_price" in intents
         and ent.hourly_rates
-        and not {"buy", "purchase_price"} & concepts_in(reading.text)
+        and not {"buy", "purchase_price"} & concepts
     ):
         # An hourly rate and no word of buying: what the hours cost is asked, not a card's price.
         intents.remove("purchase_price")
@@ -185,11 +186,7 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(at, "rent_vs_buy")
         if not (ent.repeats_per_year or ent.speedups or _job_hours(ent)):
             intents.remove("rent_cost")
-    if (
-        weighs_purchase(ent)
-        and "rent_vs_buy" not in intents
-        and "break_even" in concepts_in(reading.text)
-    ):
+    if weighs_purchase(ent) and "rent_vs_buy" not in intents and "break_even" in concepts:
         # 'renting at $X/h, or buying for $Y: after how many months do we win?'
         intents.insert(0, "rent_vs_buy")
     features = [t for t in ent.topics if not t.startswith("part")]
@@ -198,7 +195,7 @@ def _with_companions(reading: Reading) -> list[str]:
         and set(features) <= generic_topic_keys()
         and "gpu_capability" in intents
         and _nvidia_only(ent)
-        and {"support", "software", "error"} & concepts_in(reading.text)
+        and {"support", "software", "error"} & concepts
     ):
         # 'Will my 5090 be supported? The new CUDA errors out': every NVIDIA card runs CUDA, so
         # which releases run on this one is the question.
@@ -211,7 +208,7 @@ def _with_companions(reading: Reading) -> list[str]:
         features
         and named_cards(ent)
         and not checked & set(intents)
-        and "not_detected" in concepts_in(reading.text)
+        and "not_detected" in concepts
         and "nvidia" not in card_vendors(named_cards(ent))
     ):
         # "No GPU found, but lspci lists my Intel UHD 620": whether the card runs what the
@@ -239,7 +236,7 @@ def _with_companions(reading: Reading) -> list[str]:
         and _nvidia_only(ent)
         and set(features) <= generic_topic_keys()
         and all(_retired(card) for card in named_cards(ent))
-        and {"error", "not_detected", "support"} & concepts_in(reading.text)
+        and {"error", "not_detected", "support"} & concepts
     ):
         # "architecture (30) is not supported" on a GTX 760: the card left today's CUDA, and
         # which releases still build for it is the answer, before any spec sheet or feature.

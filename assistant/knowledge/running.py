@@ -23,8 +23,21 @@ class CardDraw(BaseModel):
     source: Source
 
 
+class SystemDraw(BaseModel):
+    """A vendor's server built around one card: how many it holds and the most the whole system
+    draws, the figure a power budget or an electricity bill of a server starts from."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(min_length=2)
+    gpu: str = Field(min_length=2, description="Catalog name of its cards")
+    gpus: int = Field(ge=1, le=72)
+    max_w: float = Field(gt=0, le=200_000)
+    source: Source
+
+
 class RunningCosts(BaseModel):
-    """The defaults and the per-card rows."""
+    """The defaults, the per-card rows and the servers."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -32,6 +45,11 @@ class RunningCosts(BaseModel):
     idle_w: float = Field(ge=0)
     idle_source: Source
     cards: list[CardDraw]
+    systems: list[SystemDraw] = Field(default_factory=list)
+
+    def system(self, gpu: str) -> SystemDraw | None:
+        """The vendor server built around this card, or None."""
+        return next((s for s in self.systems if s.gpu == gpu), None)
 
     def card(self, name: str) -> CardDraw | None:
         """The power-draw row of the card with this catalog name, or None."""
@@ -44,4 +62,8 @@ def load_running_costs() -> RunningCosts:
     from assistant.knowledge.loader import read_toml_table
 
     doc = read_toml_table(RUNNING_FILE)
-    return RunningCosts(**doc["defaults"], cards=[CardDraw.model_validate(c) for c in doc["card"]])
+    return RunningCosts(
+        **doc["defaults"],
+        cards=[CardDraw.model_validate(c) for c in doc["card"]],
+        systems=[SystemDraw.model_validate(s) for s in doc.get("system", [])],
+    )

@@ -31,6 +31,11 @@ class VendorStack(BaseModel):
         description="The capability topic a bare 'is my card supported?' asks about on this "
         "vendor's cards (ROCm on a Radeon)",
     )
+    pytorch_as_cuda: bool = Field(
+        default=False,
+        description="The stack's PyTorch build answers to torch.cuda, so PyTorch code written for "
+        "CUDA runs as is: a question on running such code there is checked against `topic`",
+    )
     undetected_topic: str | None = Field(
         default=None,
         description="The topic a report that no GPU was found is checked against on this "

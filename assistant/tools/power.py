@@ -6,7 +6,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from assistant.knowledge.prices import hourly_price_range
-from assistant.knowledge.running import load_running_costs
+from assistant.knowledge.running import SystemDraw, load_running_costs
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.money import (
     configured_electricity_price,
@@ -19,14 +19,15 @@ from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, mo
 DAYS_PER_YEAR = 365.0
 
 FORMULA = (
-    "cost = (watts × hours + idle watts × idle hours) ÷ 1000 × cards × price per kWh; per month = per day × days; extra over idle = "
-    "(watts − idle watts) ÷ 1000 × hours × price per kWh"
+    "cost = ((watts × hours + idle watts × idle hours) × cards + rest of each machine × machines × hours on) ÷ 1000 × PUE "
+    "× price per kWh; per month = per day × days; extra over idle = (watts − idle watts) ÷ 1000 × hours × price per kWh"
 )
 
 
 FORMULA_FR = (
-    "coût = (watts × heures + watts au repos × heures au repos) ÷ 1000 × cartes × prix du kWh ; par mois = par jour × jours ; surcoût par rapport "
-    "au repos = (watts − watts au repos) ÷ 1000 × heures × prix du kWh"
+    "coût = ((watts × heures + watts au repos × heures au repos) × cartes + reste de chaque machine × machines × heures allumées) ÷ 1000 "
+    "× PUE × prix du kWh ; par mois = par jour × jours ; surcoût par rapport au repos = (watts − watts au repos) ÷ 1000 × heures "
+    "× prix du kWh"
 )
 
 
@@ -34,7 +35,29 @@ class PowerQuery(MoneyQuery):
     """What does it cost in electricity to run a card I own?"""
 
     gpu: str | None = Field(default=None, max_length=200, description="The card, e.g. 'RTX 3090'")
-    gpu_count: int = Field(default=1, ge=1, le=64, description="How many such cards")
+    gpu_count: int = Field(default=1, ge=1, le=4096, description="How many such cards, in all")
+    machines: int | None = Field(
+        default=None,
+        ge=1,
+        le=1024,
+        description="How many machines (PCs, servers) hold the cards (default: one, or as many servers as the cards fill)",
+    )
+    system_w: float | None = Field(
+        default=None,
+        ge=0,
+        le=50_000,
+        description="Draw of the rest of each machine (CPU, board, fans, power-supply losses), in watts",
+    )
+    servers: bool = Field(
+        default=False,
+        description="The cards sit in servers: the rest of each server is taken from the vendor's system rating where the data has one, and a server runs 24 h a day unless told otherwise",
+    )
+    pue: float | None = Field(
+        default=None,
+        ge=1.0,
+        le=3.0,
+        description="Data-centre power usage effectiveness: the facility's draw ÷ the machines' draw",
+    )
     power_w: float | None = Field(
         default=None,
         gt=0,
@@ -78,7 +101,17 @@ class PowerCost(CostResult):
     suggestions: list[str] = Field(default_factory=list)
     gpu: str | None = None
     gpu_count: int = 1
+    machines: int = 1
     power_w: float | None = Field(default=None, description="Per card")
+    system_w: float = Field(default=0.0, description="The rest of each machine")
+    pue: float = 1.0
+    total_w: float | None = Field(
+        default=None, description="Cards and machines at work, before the PUE"
+    )
+    system: str | None = Field(
+        default=None, description="The vendor server whose rating gives the rest of each machine"
+    )
+    system_max_w: float | None = None
     power_basis: str | None = Field(default=None, description="typical (sourced) / TDP / given")
     idle_w: float | None = None
     hours_per_day: float | None = None
@@ -128,8 +161,16 @@ def power_cost(q: PowerQuery) -> PowerCost:
                              summary=msg, summary_fr="Carte absente du catalogue : donnez power_w.",
                              assumptions=assumptions, **base)  # fmt: skip
     row = data.card(card.name) if card else None
+    system = data.system(card.name) if card and q.servers else None
     if q.power_w is not None:
         watts, basis = q.power_w, "given"
+    elif system and not (row and row.typical_w) and not (card and card.tdp_w):
+        # NVIDIA rates some cards only as part of their server (B200): the system's share per card.
+        watts, basis = system.max_w / system.gpus, "system"
+        sources.append(system.source)
+        assumptions.append(
+            f"Power: {watts:g} W a card, {system.name}'s {system.max_w:g} W maximum shared over its {system.gpus} cards."
+        )
     elif row and row.typical_w:
         watts, basis = row.typical_w, "typical"
         sources.append(row.source)
@@ -160,9 +201,16 @@ def power_cost(q: PowerQuery) -> PowerCost:
         sources.append(data.idle_source)
         assumptions.append(f"Idle: {idle:g} W, a typical desktop card at idle.")
     idle = min(idle, watts)
-    hours = q.hours_per_day if q.hours_per_day is not None else data.hours_per_day
+    around_the_clock = q.servers or q.pue is not None
+    default_hours = 24.0 if around_the_clock else data.hours_per_day
+    hours = q.hours_per_day if q.hours_per_day is not None else default_hours
     if q.hours_per_day is None:
-        assumptions.append(f"Use: {hours:g} hours a day (none given).")
+        why = ", as servers usually run" if around_the_clock else ""
+        assumptions.append(f"Use: {hours:g} hours a day (none given{why}).")
+    machines, rest_w = _machines(q, system, watts, assumptions)
+    if system and q.system_w is None and basis != "system":
+        sources.append(system.source)
+    pue = q.pue or 1.0
     price = q.electricity_price_per_kwh
     if price is None:  # a Python caller that gave none: the configured price
         price = configured_electricity_price(cur, rate)
@@ -172,13 +220,22 @@ def power_cost(q: PowerQuery) -> PowerCost:
     )
     n = q.gpu_count
     idle_hours = min(q.idle_hours_per_day, 24 - hours)
-    kwh_day = (watts * hours + idle * idle_hours) * n / 1000
-    per_hour = watts * n / 1000 * price
+    rest_day = rest_w * machines * (hours + idle_hours)
+    kwh_day = ((watts * hours + idle * idle_hours) * n + rest_day) / 1000 * pue
+    total_w = watts * n + rest_w * machines
+    per_hour = total_w / 1000 * price * pue
     per_day = kwh_day * price
-    extra_day = (watts - idle) * n / 1000 * hours * price
-    assumptions.append(
-        f"A month is {q.days_per_month:g} days of use; only the card's own draw is counted, not the rest of the machine."
+    extra_day = (watts - idle) * n / 1000 * hours * price * pue
+    counted = (
+        "the rest of each machine is counted too"
+        if rest_w
+        else "only the card's own draw is counted, not the rest of the machine"
     )
+    assumptions.append(f"A month is {q.days_per_month:g} days of use; {counted}.")
+    if q.pue:
+        assumptions.append(
+            f"PUE {pue:g}: the facility draws {pue:g} × what the machines draw (cooling, power conversion)."
+        )
     rent = share = None
     if q.rent_rate is not None:
         rent = q.rent_rate * n
@@ -197,8 +254,16 @@ def power_cost(q: PowerQuery) -> PowerCost:
     per_month, per_year = per_day * q.days_per_month, per_day * year_days
     idle_en = f" and idle at {idle * n:g} W for {idle_hours:g} h" if idle_hours else ""
     idle_fr = f" et au repos à {idle * n:g} W pendant {idle_hours:g} h" if idle_hours else ""
+    if rest_w or q.pue:
+        pue_en = f" × PUE {pue:g}" if q.pue else ""
+        where = f"{machines} machines" if machines > 1 else "the machine"
+        where_fr = f"{machines} machines" if machines > 1 else "la machine"
+        idle_en += f" (cards {watts * n:g} W + the rest of {where} {rest_w * machines:g} W{pue_en})"
+        idle_fr += (
+            f" (cartes {watts * n:g} W + le reste de {where_fr} {rest_w * machines:g} W{pue_en})"
+        )
     summary = (
-        f"Running {who} at {watts * n:g} W for {hours:g} h a day{idle_en} costs {format_money(per_day, cur)} a day, "
+        f"Running {who} at {total_w:g} W for {hours:g} h a day{idle_en} costs {format_money(per_day, cur)} a day, "
         f"{format_money(per_month, cur)} a month and {format_money(per_year, cur)} a year at "
         f"{format_unit_price(price, cur)}/kWh ({format_number(kwh_day, 2)} kWh a day"
         + (
@@ -208,7 +273,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         )
     )
     summary_fr = (
-        f"Faire tourner {who} à {watts * n:g} W pendant {hours:g} h par jour{idle_fr} coûte {format_money(per_day, cur, 'fr')} "
+        f"Faire tourner {who} à {total_w:g} W pendant {hours:g} h par jour{idle_fr} coûte {format_money(per_day, cur, 'fr')} "
         f"par jour, {format_money(per_month, cur, 'fr')} par mois et {format_money(per_year, cur, 'fr')} par an à "
         f"{format_unit_price(price, cur, 'fr')} le kWh ({format_number(kwh_day, 2, 'fr')} kWh par jour"
         + (
@@ -228,6 +293,9 @@ def power_cost(q: PowerQuery) -> PowerCost:
         )
     return PowerCost(
         gpu=name if card or q.gpu else None, power_w=watts, power_basis=basis, idle_w=idle,
+        machines=machines, system_w=rest_w, pue=pue, total_w=total_w,
+        system=system.name if system and q.system_w is None else None,
+        system_max_w=system.max_w if system and q.system_w is None else None,
         hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
         kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
@@ -235,8 +303,29 @@ def power_cost(q: PowerQuery) -> PowerCost:
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
+                "machines": machines, "rest_of_machine_watts": rest_w, "pue": pue,
                 "idle_hours_per_day": idle_hours,
                 "price_per_kwh": price, "days_per_month": q.days_per_month},
         summary=summary, summary_fr=summary_fr, assumptions=assumptions,
         sources=dedupe_sources(sources), **base,
     )  # fmt: skip
+
+
+def _machines(
+    q: PowerQuery, system: SystemDraw | None, watts: float, assumptions: list[str]
+) -> tuple[int, float]:
+    """How many machines hold the cards, and the draw of the rest of each: the asker's figure,
+    else, for servers, the vendor system's rating less its cards' draw."""
+    machines = q.machines or 1
+    if system is not None and q.machines is None:
+        machines = max(1, -(-q.gpu_count // system.gpus))
+    if q.system_w is not None:
+        return machines, q.system_w
+    if system is None:
+        return machines, 0.0
+    rest = max(0.0, system.max_w - system.gpus * watts)
+    assumptions.append(
+        f"Servers: {machines} × {system.name}, rated {system.max_w:g} W at most for {system.gpus} cards; "
+        f"the rest of each server (CPUs, switches, fans) is counted as {rest:g} W."
+    )
+    return machines, rest

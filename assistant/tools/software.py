@@ -104,6 +104,7 @@ class _Parsed(BaseModel):
     variant: str | None = None
     driver: str | None = None
     label: str
+    bare: bool = False  # "CUDA" with no version
 
 
 # The installed driver, as nvidia-smi prints it or as people write it ("driver 470", "pilote 535").
@@ -134,7 +135,7 @@ def _parse_asked(text: str) -> _Parsed:
     if _CUDA_WORD.search(text):
         # "CUDA" with no version: today's toolkits, the newest major release in the table.
         newest = load_cuda_support().newest_toolkit.split(".")[0]
-        return _Parsed(kind="cuda_toolkit", toolkit=newest, label=f"CUDA {newest}")
+        return _Parsed(kind="cuda_toolkit", toolkit=newest, label=f"CUDA {newest}", bare=True)
     return _Parsed(kind="unknown", label=text.strip())
 
 
@@ -200,6 +201,11 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             reason_fr=f"Pas de données de toolkit pour la compute capability {cc or '?'} de {name}.",
         )
     base["architecture"] = arch.architecture
+    if parsed.bare and arch.last_toolkit and not _retired(arch):
+        # "CUDA" with no version on a card the last two majors still build for (a Pascal): the
+        # range of toolkits answers, not a "no" from the newest release alone.
+        parsed = _Parsed(kind="unknown", label="CUDA")
+        base.update(software="CUDA", kind="unknown")
     if parsed.kind == "cuda_toolkit" and parsed.toolkit:
         return _with_driver(_check_toolkit(base, arch, parsed.toolkit), parsed)
     if parsed.kind == "pytorch":
@@ -215,6 +221,14 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
         last=f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None,
         sources=_sources(arch),
     )
+
+
+def _retired(arch: ArchSupport) -> bool:
+    """No toolkit of the last two major releases builds for this architecture (Fermi, Kepler)."""
+    if arch.last_toolkit is None:
+        return False
+    newest = version_key(load_cuda_support().newest_toolkit)[0]
+    return version_key(arch.last_toolkit)[0] < newest - 1
 
 
 def _driver_floor(toolkit: str) -> tuple[str, list[Source], bool] | None:

@@ -65,6 +65,11 @@ class SpotQuery(MoneyQuery):
     gpu_count: int = Field(
         default=1, ge=1, le=1024, description="GPUs rented together; the rates are per GPU"
     )
+    deadline: bool = Field(
+        default=False,
+        description="The result is due soon (a delivery tonight): an interruption also costs the "
+        "wait for capacity to come back, which no saving on the bill makes up for; dedicated is advised",
+    )
     restart_overhead_h: float = Field(
         default=DEFAULT_RESTART_OVERHEAD_H,
         ge=0,
@@ -108,6 +113,7 @@ class SpotComparison(CostResult):
     verdict_as_given: Literal["spot", "spot_with_checkpoints", "dedicated"] = Field(
         description="The choice between dedicated and spot exactly as described (checkpoints or none)"
     )
+    deadline: bool = Field(default=False, description="A deadline was given: dedicated advised")
     savings_factor: float | None = Field(
         default=None, description="Dedicated cost divided by the cost of the advised spot option"
     )
@@ -226,6 +232,14 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
             f"by {factor:.1f}."
         )
         verdict, advised = "spot_with_checkpoints", alternative
+    if q.deadline and verdict != "dedicated":
+        saved = d_cost - (spot.expected_cost or 0.0)
+        reasons.append(
+            f"A deadline: spot would save about {money(saved)}, but after an interruption spot "
+            "capacity can take hours to come back, and a late delivery costs more than that."
+        )
+        verdict = as_given = "dedicated"
+        advised = None
     savings = d_cost / advised.expected_cost if advised and advised.expected_cost else None
     summary = {
         "spot": "Spot: cheaper, and an interruption costs little here.",
@@ -244,6 +258,7 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         spot_with_checkpoints=alternative,
         verdict=verdict,
         verdict_as_given=as_given,
+        deadline=q.deadline,
         savings_factor=savings,
         reasons=reasons,
         summary=summary + " " + reasons[-1],

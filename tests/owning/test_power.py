@@ -102,3 +102,56 @@ def test_idle_hours_never_exceed_the_rest_of_the_day() -> None:
     )
     assert r.idle_hours_per_day == 14
     assert r.kwh_per_day == pytest.approx(3.0 + 0.28)
+
+
+def test_the_rest_of_the_machine_is_counted_once_per_machine() -> None:
+    # (6 x 170 W + 120 W) x 24 h = 27.36 kWh a day; x 0.2276 €/kWh x 30 days = 186.82 €
+    r = power_cost(
+        PowerQuery(
+            gpu="RTX 3070",
+            gpu_count=6,
+            power_w=170,
+            system_w=120,
+            hours_per_day=24,
+            electricity_price_per_kwh=0.2276,
+            **EUR,
+        )  # fmt: skip
+    )
+    assert r.total_w == 1140 and r.system_w == 120 and r.machines == 1
+    assert r.kwh_per_day == pytest.approx(27.36)
+    assert r.cost_per_month == pytest.approx(27.36 * 0.2276 * 30)
+
+
+def test_servers_take_the_rest_from_the_vendor_rating_and_run_all_day() -> None:
+    # 4 DGX H100: 32 x 700 W + 4 x (10,200 - 8 x 700) W = 40.8 kW; x 1.4 PUE x 8,760 h x $0.11
+    r = power_cost(
+        PowerQuery(
+            gpu="H100 SXM",
+            gpu_count=32,
+            servers=True,
+            pue=1.4,
+            electricity_price_per_kwh=0.11,
+            currency="USD",
+        )  # fmt: skip
+    )
+    assert r.machines == 4 and r.system_w == 4600 and r.system == "NVIDIA DGX H100"
+    assert r.hours_per_day == 24 and r.total_w == 40_800
+    assert r.cost_per_year == pytest.approx(40.8 * 1.4 * 24 * 365 * 0.11)
+    assert any("servers usually run" in a for a in r.assumptions)
+
+
+def test_a_card_rated_only_in_its_server_takes_its_share() -> None:
+    r = power_cost(PowerQuery(gpu="B200", gpu_count=8, servers=True, hours_per_day=10,
+                              electricity_price_per_kwh=0.2, currency="USD"))  # fmt: skip
+    assert r.found and r.power_basis == "system"
+    assert r.power_w == pytest.approx(14_300 / 8) and r.system_w == 0
+    # without the server, the card has no power figure and the tool asks for one
+    alone = power_cost(PowerQuery(gpu="B200", electricity_price_per_kwh=0.2, currency="USD"))
+    assert not alone.found and "power_w" in (alone.message or "")
+
+
+def test_a_pue_scales_the_whole_bill() -> None:
+    base = dict(gpu="RTX 4090", power_w=400, hours_per_day=10, electricity_price_per_kwh=0.3, **EUR)
+    plain = power_cost(PowerQuery(**base))  # type: ignore[arg-type]
+    cooled = power_cost(PowerQuery(**base, pue=1.5))  # type: ignore[arg-type]
+    assert cooled.cost_per_day == pytest.approx(plain.cost_per_day * 1.5)  # type: ignore[operator]

@@ -22,6 +22,7 @@ BEFORE_WINDOW = 24
 
 class CardRoleWords(BaseModel):
     options: list[str]
+    pick_one: list[str]
     memory_links: list[str]
     not_card_memory: list[str]
 
@@ -102,6 +103,10 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
         between = text[first.end : second.start] if second.start >= first.end else ""
         if first.name != second.name and options.search(fold(between)):
             return True
+    distinct = {s.name for s in ordered}
+    if len(distinct) >= 2:
+        pick = re.compile(rf"(?<![\w']){'(?:' + _words(role_words().pick_one) + ')'}(?![\w'])")
+        return bool(pick.search(fold(text[ordered[-1].end :])))
     return False
 
 

@@ -24,9 +24,12 @@ from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
     idle_hours,
+    in_servers,
     phrase_spans,
     read_energy,
+    read_machines,
     read_power,
+    read_pue,
     repeats_per_year,
 )
 from assistant.agent.offline.usage import (
@@ -92,6 +95,18 @@ class Entities(BaseModel):
     power_cap_w: float | None = Field(
         default=None, description="A limit the asker would set: 'and if I cap it at 300 W?'"
     )
+    rest_w: float | None = Field(
+        default=None,
+        description="The rest of the machine besides the cards: '+ 150 W for the rest of the PC'",
+    )
+    pue: float | None = Field(default=None, description="A data centre's PUE: 'a PUE of 1.4'")
+    machines: int | None = Field(
+        default=None, description="How many machines hold the cards: '4 servers'"
+    )
+    counts_per_machine: bool = Field(
+        default=False, description="The cards' count is per machine: '4 DGX-style 8x H100 servers'"
+    )
+    servers: bool = Field(default=False, description="The cards sit in servers or a data centre")
     card_power_w: dict[str, float] = Field(
         default_factory=dict, description="A card's own watts: '1080 Ti (250 W)'"
     )
@@ -277,7 +292,8 @@ _NEGATED = re.compile(
     re.I,
 )
 _CONTEXT = re.compile(
-    r"\b(\d{1,4})\s*k\s*(?:tokens?\s*)?(?:context|contexte|ctx)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
+    r"\b(\d{1,4})\s*k[\s-]*(?:tokens?[\s-]*)?(?:context|contexte|ctx|requests?|prompts?|sequences?|"
+    r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
     re.I,
 )
 # A context or sequence length written as a number: "max_seq_length=32768", "context length 8192"
@@ -492,6 +508,29 @@ def _stack_topic(text: str, gpus: list[str]) -> list[str]:
     return [fallback] if fallback else []
 
 
+# '2 servers with 8x H100 each': the count written before the card is per machine.
+_PER_MACHINE = re.compile(
+    r"^[\w\s-]{0,20}?\b(?:each|apiece|per (?:server|node|machine|box)|in each|chacun|chacune|"
+    r"par (?:serveur|n(?:œ|oe)ud|machine))\b",
+    re.IGNORECASE,
+)
+_PYTORCH = re.compile(r"\b(?:py)?torch\b", re.IGNORECASE)
+
+
+def _through_stack(text: str, gpus: list[str], topics: list[str]) -> list[str]:
+    """'Can I run my PyTorch CUDA code on an MI300X?': PyTorch's ROCm build answers to
+    torch.cuda, so such code is checked against the card's own stack, not CUDA itself."""
+    from assistant.knowledge.stacks import load_stacks
+
+    if "cuda_programming" not in topics or not gpus or not _PYTORCH.search(text):
+        return topics
+    vendors = card_vendors(gpus)
+    stack = load_stacks().get(next(iter(vendors))) if len(vendors) == 1 else None
+    if stack is None or not stack.pytorch_as_cuda or not stack.topic:
+        return topics
+    return [stack.topic if t == "cuda_programming" else t for t in dict.fromkeys(topics)]
+
+
 def _models(text: str) -> tuple[list[str], float | None, list[str]]:
     """Named models (catalog names) and, failing that, a bare size such as '70B'; and the models
     named without their size ('Wan 2.1', not 'Wan 2.1 1.3B')."""
@@ -552,7 +591,7 @@ def extract_entities(text: str) -> Entities:
     ent.options = are_options(text, card_spans)
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
-    ent.topics = _topics(text) or _stack_topic(text, gpus)
+    ent.topics = _through_stack(text, gpus, _topics(text) or _stack_topic(text, gpus))
     ent.models, ent.model_size_b, ent.unsized_models = _models(text)
     every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
     spans = [(s.name, s.start, s.end) for s in every]
@@ -628,7 +667,13 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
-    ent.wall_w, ent.power_cap_w = power.wall_w, power.cap_w
+    ent.wall_w, ent.power_cap_w, ent.rest_w = power.wall_w, power.cap_w, power.rest_w
+    ent.pue, ent.servers = read_pue(text), in_servers(text)
+    ent.machines, inside = read_machines(text)
+    ent.counts_per_machine = inside is not None and any(
+        inside[0] <= s.start < inside[1] or _PER_MACHINE.match(text[s.end : s.end + 40])
+        for s in every
+    )
     ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent

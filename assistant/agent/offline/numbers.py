@@ -64,18 +64,21 @@ _WORD_NUMBERS = {
 
 _UNITS = {
     "minute": r"minutes?|mins?|mn",
-    "hour": r"hours?|hrs?|h|heures?",
+    "hour": r"(?:gpu[\s-]?)?(?:hours?|hrs?|h)|heures?(?:[\s-]gpu)?|gpu[\s-]?h",
     "day": r"days?|jours?|j|nights?|nuits?",
     "week": r"weeks?(?!-?ends?)|semaines?|wk",
     "month": r"months?|mois|mo",
     "year": r"years?|ans?(?!\s+(?:hour|hr|h)\b)|années?|yr",  # "0.80 an hour" is a rate
 }
 _UNIT_ALT = "|".join(f"(?P<{k}>{v})" for k, v in _UNITS.items())
-_NUM = r"\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+# '3,000 GPU-hours', '1 500 heures': thousands separators before the decimal form.
+_NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
+    sorted(_WORD_NUMBERS, key=len, reverse=True)
+)
 _DURATION = re.compile(
     rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?(?:{_UNIT_ALT})\b"
-    rf"(?P<rate>\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|week|semaine|month|mois)\b"
-    rf"|\s+(?P<adv>daily|weekly|monthly|quotidiennes?|par jour|a day|per day))?",
+    rf"(?P<rate>\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois)\b"
+    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|quotidiennes?|par jour|par nuit|a day|per day|a night|per night))?",
     re.IGNORECASE,
 )
 _WEEKEND = re.compile(r"\b(?:(?:a|the|one|un|le|tout le|all)\s+)?week-?ends?\b", re.IGNORECASE)
@@ -86,7 +89,8 @@ _WEEKEND_SPAN = re.compile(
     r"\b(?:friday|vendredi)\b.{0,40}\b(?:monday|lundi)\b", re.IGNORECASE | re.DOTALL
 )
 _DAILY_USE = re.compile(
-    r"\b(?:every day|each day|daily|tous les jours|chaque jour|quotidien(?:nement)?)\b", re.I
+    r"\b(?:every (?:day|night)|each (?:day|night)|daily|nightly|tous les jours|toutes les nuits|chaque (?:jour|nuit)|quotidien(?:nement)?)\b",
+    re.I,
 )
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.IGNORECASE)
 _PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4}
@@ -109,6 +113,8 @@ def _number(raw: str) -> float | None:
     raw = raw.lower()
     if raw in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[raw])
+    if re.fullmatch(r"\d{1,3}(?:(?:,|\u202f| )\d{3})+", raw):
+        return float(re.sub(r"[,\u202f ]", "", raw))
     try:
         return float(raw.replace(",", "."))
     except ValueError:
@@ -158,7 +164,7 @@ def parse_durations(text: str) -> list[Duration]:
         if rate_word:
             key = (
                 "day"
-                if m.group("adv") and re.search(r"jour|day|quotid", m.group("adv"), re.I)
+                if m.group("adv") and re.search(r"jour|day|quotid|night|nuit", m.group("adv"), re.I)
                 else None
             )
             key = key or _per_key(rate_word.split()[-1] if m.group("adv") else rate_word)

@@ -151,7 +151,15 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             min(h.spare_gb for h in helds),
         )
 
-    ranked = sorted(by_option, key=lambda o: score(by_option[o]), reverse=True)
+    speeds = _bandwidths(results)
+
+    def rank(option: str) -> tuple[int, int, int, float, float]:
+        """The score, then the memory bandwidth: between equal fits the faster card leads."""
+        spare = score(by_option[option])
+        first = by_option[option][0][0]
+        return (*spare[:3], round(spare[3]), speeds.get(first.gpu or "", 0.0))
+
+    ranked = sorted(by_option, key=rank, reverse=True)
     best = ranked[0]
     best_rows = by_option[best]
     goal = pick(lang, " and ", " et ").join(models)
@@ -190,11 +198,25 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
         ]
         many = len(models) > 1
         it, le = ("them", "les") if many else ("it", "le")
+        same = [o for o in tied if rank(o)[:4] == rank(best)[:4]]
+        serving = all(f.task == "inference" for f, _ in best_rows)
         rest = (
             pick(
                 lang,
-                f" {', '.join(tied)} {'also hold' if len(tied) > 1 else 'also holds'} {it}, with less memory to spare.",
-                f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi, avec moins de marge.",
+                f" {', '.join(tied)} {'also hold' if len(tied) > 1 else 'also holds'} {it}"
+                + (
+                    " with as much memory to spare; the pick has the faster memory"
+                    + (", which sets the generation speed." if serving else ".")
+                    if same
+                    else ", with less memory to spare."
+                ),
+                f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi"
+                + (
+                    " avec autant de marge ; le choix a la mémoire la plus rapide"
+                    + (", qui fixe la vitesse de génération." if serving else ".")
+                    if same
+                    else ", avec moins de marge."
+                ),
             )
             if tied
             else ""
@@ -290,8 +312,9 @@ def weigh_without_goal(reading: Reading, results: list[ToolResult], lang: Lang) 
         n = counts.get(card.name, 1)
         return f"{n} × {card.name}" if n > 1 else card.name
 
-    roomiest = max(cards, key=total)
     fastest = max(cards, key=lambda c: c.bandwidth_gbs)
+    # On a tie in memory the fastest counts as the roomiest: 2 × 12 GB is not more than 24 GB.
+    roomiest = max(cards, key=lambda c: (total(c), c.name == fastest.name))
     return _trade_off(cards, roomiest, fastest, total, label, counts, lang) + _cuda_line(
         cards, label, lang
     )
@@ -347,6 +370,20 @@ def _trade_off(
         # 'Both 24GB': the same memory, so the speed of that memory is what tells them apart.
         other = max(tied, key=lambda c: c.bandwidth_gbs)
         close = fastest.bandwidth_gbs <= other.bandwidth_gbs * (1 + _speed_error())
+        split = [c for c in (fastest, other) if counts.get(c.name, 1) > 1]
+        pool = (
+            pick(
+                lang,
+                f" {label(split[0])} is not one {gb(total(split[0]), lang)} pool: a model must be "
+                f"split between the cards, while {label(fastest if split[0] is other else other)} "
+                "holds it on one.",
+                f" {label(split[0])} ne forment pas un seul bloc de {gb(total(split[0]), lang)} : un "
+                f"modèle doit être découpé entre les cartes, alors que "
+                f"{label(fastest if split[0] is other else other)} le garde sur une seule.",
+            )
+            if len(split) == 1
+            else ""
+        )
         return pick(
             lang,
             f"**Same memory ({gb(total(fastest), lang)})**; "
@@ -357,7 +394,8 @@ def _trade_off(
                 if close
                 else f"**{label(fastest)}** generates faster ({num(fastest.bandwidth_gbs, lang, 0)} "
                 f"against {num(other.bandwidth_gbs, lang, 0)} GB/s)."
-            ),
+            )
+            + pool,
             f"**Même mémoire ({gb(total(fastest), lang)})** ; "
             + (
                 f"leurs débits mémoire sont proches ({num(fastest.bandwidth_gbs, lang, 0)} contre "
@@ -366,7 +404,8 @@ def _trade_off(
                 if close
                 else f"**{label(fastest)}** génère plus vite ({num(fastest.bandwidth_gbs, lang, 0)} "
                 f"contre {num(other.bandwidth_gbs, lang, 0)} Go/s)."
-            ),
+            )
+            + pool,
         )
     if roomiest.name == fastest.name:
         return pick(

@@ -200,6 +200,16 @@ def _with_companions(reading: Reading) -> list[str]:
         # 'Will my 5090 be supported? The new CUDA errors out': every NVIDIA card runs CUDA, so
         # which releases run on this one is the question.
         intents[intents.index("gpu_capability")] = "software_support"
+    # "My 4090 is not detected, it runs on the CPU": every NVIDIA card runs CUDA, so a "yes" on
+    # the card is no answer; why the program misses it (a CPU-only build, the driver) is.
+    undetected_nvidia = (
+        "not_detected" in concepts and _nvidia_only(ent) and set(features) <= generic_topic_keys()
+    )
+    if undetected_nvidia:
+        # A CUDA release named beside it ("CUDA 12.4 installed") is context, not the question,
+        # unless the asker asks whether it supports the card.
+        dropped = {"gpu_capability"} | (set() if "support" in concepts else {"software_support"})
+        intents = [i for i in intents if i not in dropped] or ["corpus_only"]
     checked = {
         "gpu_capability",
         "software_support",
@@ -220,6 +230,7 @@ def _with_companions(reading: Reading) -> list[str]:
         and not checked & set(intents)
         and not reading.follow_up
         and not _reports_stack_error(reading, features)
+        and not undetected_nvidia
     ):
         # A card and a feature named together: check it first (a false premise is corrected first).
         intents.insert(0, "gpu_capability")

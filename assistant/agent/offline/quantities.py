@@ -90,6 +90,7 @@ class PowerFigures:
     idle_at: int | None = None
     wall_w: float | None = None
     cap_w: float | None = None
+    rest_w: float | None = None
 
 
 def _watts(text: str) -> list[tuple[int, int, float]]:
@@ -124,18 +125,22 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         nearest = min(range(len(watts)), key=distance.__getitem__)
         if distance[nearest] <= IDLE_SPAN:
             idle_index = nearest
-    load = [w for i, (_, _, w) in enumerate(watts) if i != idle_index]
+    rest_w = _next_to("rest_of_machine", text, watts, idle_index)
+    rest_index = next((i for i, (_, _, w) in enumerate(watts) if w == rest_w), None)
+    skip = {idle_index, rest_index}
+    load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
     card_w: dict[str, float] = {}
     ordered = sorted(card_spans, key=lambda c: c[1])
     for n, (name, _, end) in enumerate(ordered):
         limit = min(end + CARD_POWER_SPAN, ordered[n + 1][1] if n + 1 < len(ordered) else len(text))
-        own = [w for i, (pos, _, w) in enumerate(watts) if end <= pos < limit and i != idle_index]
+        own = [w for i, (pos, _, w) in enumerate(watts) if end <= pos < limit and i not in skip]
         if own and name not in card_w:
             card_w[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
     return PowerFigures(
         wall_w=_next_to("wall", text, watts, idle_index),
         cap_w=_next_to("power_cap", text, watts, idle_index),
+        rest_w=rest_w,
         load_w=load[0] if load else None,
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,
@@ -237,4 +242,77 @@ def observed_speed(text: str) -> float | None:
             continue
         if phrase_spans("observed_speed", before):
             return float(m.group(1).replace(",", "."))
+    return None
+
+
+_PUE = re.compile(
+    r"\bPUE\b\s*(?:of|de|=|:|is|est|at|à|around|about|environ|d'environ|~|≈)?\s*~?\s*"
+    r"(?P<after>[1-3](?:[.,]\d{1,2})?)(?![\d%])|(?<![\d.,])(?P<before>[1-3][.,]\d{1,2})\s*(?:de\s+)?PUE\b",
+    re.IGNORECASE,
+)
+
+
+def read_pue(text: str) -> float | None:
+    """A data centre's power usage effectiveness: 'a PUE of 1.4', 'PUE 1,3'."""
+    m = _PUE.search(text)
+    if not m:
+        return None
+    value = float((m.group("after") or m.group("before")).replace(",", "."))
+    return value if 1.0 <= value <= 3.0 else None
+
+
+@lru_cache(maxsize=1)
+def _machines_pattern() -> re.Pattern[str]:
+    nouns = r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes"
+    return re.compile(
+        rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"
+        rf"(?:{nouns})\b",
+        re.IGNORECASE,
+    )
+
+
+def read_machines(text: str) -> tuple[int | None, tuple[int, int] | None]:
+    """How many machines hold the cards ('4 DGX-style 8x H100 servers': 4), and the span of the
+    words between the count and the noun, where a card's count is a count per machine."""
+    m = _machines_pattern().search(text)
+    if not m:
+        return None, None
+    word = m.group("n").lower()
+    value = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    if not 1 <= value <= MAX_COUNT:
+        return None, None
+    return value, m.span("inside")
+
+
+def in_servers(text: str) -> bool:
+    """Whether the cards sit in servers or a data centre."""
+    return bool(phrase_spans("servers", text))
+
+
+_SHARE = re.compile(r"(?<![\d.,])(\d{1,2}(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.I)
+_SHARE_PER = re.compile(
+    r"^.{0,40}?\b(?:per|a|an|par|each|every|chaque)\s+(hour|heure|day|jour|week|semaine|month|mois)\b",
+    re.I,
+)
+_PER_HOURS = {"hour": 1.0, "heure": 1.0, "day": 24.0, "jour": 24.0, "week": 168.0,
+              "semaine": 168.0, "month": 730.0, "mois": 730.0}  # fmt: skip
+INTERRUPTED_SPAN = 60
+
+
+def interruption_share(text: str) -> tuple[float, float | None] | None:
+    """How often spot instances are taken back, when the text says it with a percentage: (the
+    share, the hours it is per), the hours None when it is per job ('10% of spot jobs get
+    interrupted'); ('5% per hour', 1.0)."""
+    spans = phrase_spans("interrupted", text)
+    if not spans:
+        return None
+    for m in _SHARE.finditer(text):
+        if not any(abs(start - m.end()) <= INTERRUPTED_SPAN or abs(m.start() - end) <= INTERRUPTED_SPAN
+                   for start, end in spans):  # fmt: skip
+            continue
+        share = float(m.group(1).replace(",", ".")) / 100
+        if not 0 < share < 1:
+            continue
+        per = _SHARE_PER.match(text[m.end() :])
+        return share, _PER_HOURS[per.group(1).lower()] if per else None
     return None

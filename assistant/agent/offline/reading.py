@@ -174,9 +174,27 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         order = list(reading.clause_entities)
         first = len(order)
         reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
-    if _is_follow_up(text, own, history):
+    if _is_follow_up(text, own, history) or _leans_on_history(reading.intents, own, history):
         _complete_from_history(reading, own, history)
     return reading
+
+
+def _filled(ent: Entities, slot: str) -> bool:
+    value = getattr(ent, slot, None)
+    return value is not None and value != [] and value != {}
+
+
+def _leans_on_history(intents: list[str], own: Entities, history: list[tuple[str, str]]) -> bool:
+    """A calculator question that gives none of what its tool needs ("what does that cost me per
+    month?") takes it from the previous turn, when that turn has it (the card, the wattage)."""
+    from assistant.agent.offline.skills.registry import get_skill
+
+    previous = _previous_user_turns(history)
+    skill = get_skill(intents[0]) if intents and previous else None
+    if skill is None or not skill.needs or any(_filled(own, s) for s in skill.needs):
+        return False
+    prev = _read_cached(previous[-1], tuple(history[:-2]) if len(history) >= 2 else ())
+    return any(_filled(prev.entities, s) for s in skill.needs)
 
 
 def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:

@@ -532,6 +532,29 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     return weak
 
 
+def _without_generic_yes(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """The results less a "yes" on a topic every such card has ("RTX 4090 × CUDA programming:
+    yes"), when another tool answers something the question asked: the "yes" would lead and tell
+    nothing."""
+    generic = generic_topic_keys()
+    weak = _weak_tools(reading, results)
+    answering = {r.name for r in results if r.name not in (SEARCH_TOOL, *weak)}
+    if not answering or reading.entities.options:
+        return results  # cards weighed against a goal: each one's "yes" is the comparison
+    return [
+        r
+        for r in results
+        if not (r.name == "gpu_capability" and knowledge_lead.is_generic_capability(r, generic))
+    ]
+
+
+def _only_generic_yes(reading: Reading, results: list[ToolResult]) -> bool:
+    """The turn's only tool is a "yes" on a topic every such card has (a spec sheet, even a
+    guessed one, still shows figures of the card asked about)."""
+    called = {r.name for r in results if r.name != SEARCH_TOOL}
+    return called == {"gpu_capability"} and called <= _weak_tools(reading, results)
+
+
 def _card_headlines(results: list[ToolResult]) -> list[str]:
     """Each looked-up card in one line: name, architecture, compute capability, target."""
     from assistant.tools.lookup import GpuLookup
@@ -715,6 +738,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if entry_first is not None:
             answer, used_entry = entry_first
             return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
+        results = _without_generic_yes(reading, results)
     sections, _ = _tool_sections(reading, results)
     sections = [t for t in (_without(s, unknown) for s in sections) if t]
     if lead is None and _probe_unavailable(reading, results):
@@ -763,6 +787,12 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]
+        elif _only_generic_yes(reading, results) and _in_domain(reading, passages):
+            # Only a guess answered ("H100 × CUDA: yes" to "can I split it for 28 students?"):
+            # the nearest entry, named as such, replaces the guess; the cards' headlines stay.
+            text, used = _nearest_answer(reading, retrieved, results, passages)
+            if text:
+                parts = [*parts[: len(parts) - len(sections)], text, *_card_headlines(results)]
     elif (reading.intents == ["off_topic"] and not _in_domain(reading, passages)) or (
         reading.intents == ["declined"]
     ):

@@ -9,7 +9,7 @@ from assistant.knowledge.models import MemoryRules, ModelSpec, load_memory_rules
 from assistant.tools.fit import text
 from assistant.tools.fit.cards import CardSet, resolve_cards
 from assistant.tools.fit.choices import compare
-from assistant.tools.fit.estimate import Setup, estimate
+from assistant.tools.fit.estimate import Setup, estimate, sharded_and_kept
 from assistant.tools.fit.models import (
     FitOption,
     FitQuery,
@@ -28,6 +28,7 @@ from assistant.tools.fit.resolve import (
     resolve_setup,
     sources_for,
     verdict_for,
+    verdict_gb,
 )
 
 
@@ -168,7 +169,55 @@ def _result(
         multi_gpu=multi,
         precision_support=support,
         by_precision=rows,
+        cards_needed=_cards_needed(setup, cards, rules),
+        max_sequences=_max_sequences(psetup, capacity, spec, rules),
     )
+
+
+MAX_CARDS = 1024
+MAX_SEQUENCES = 4096
+
+
+def _cards_needed(setup: Setup, cards: CardSet, rules: MemoryRules) -> int | None:
+    """How many cards like the ones named hold the workload sharded (by memory alone)."""
+    slot = binding_slot(cards)
+    if slot is None or cards.mixed:
+        return None
+    whole = estimate(setup.with_(num_gpus=1, shard_fraction=None), rules)
+    if not whole.complete:
+        return None
+    shared, kept = sharded_and_kept(whole)
+    return next(
+        (
+            n
+            for n in range(1, MAX_CARDS + 1)
+            if verdict_gb(shared / n + kept, True, slot.vram_gb, rules) == "fits"
+        ),
+        None,
+    )
+
+
+def _max_sequences(
+    setup: Setup, capacity: float | None, spec: ModelSpec | None, rules: MemoryRules
+) -> int | None:
+    """Inference: the most sequences of the setup's context that fit at once (bisection on the
+    batch size; each sequence adds its KV cache and activations)."""
+    if capacity is None or setup.task != "inference" or (spec and spec.is_diffusion):
+        return None
+
+    def fits(batch: int) -> bool:
+        est = estimate(setup.with_(batch_size=batch), rules)
+        return verdict_gb(est.total_gb, est.complete, capacity, rules) == "fits"
+
+    if not fits(1):
+        return None
+    low, high = 1, MAX_SEQUENCES
+    if fits(high):
+        return high
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low
 
 
 def fits_in(vram_gb: float, query: FitQuery) -> bool:

@@ -279,6 +279,16 @@ class FitResult(BaseModel):
         default_factory=list,
         description="The common precisions side by side, when the question named none",
     )
+    cards_needed: int | None = Field(
+        default=None,
+        description="How many cards like the one named hold the workload sharded, by memory alone "
+        "(identical cards; None when no card is named or more than 1,024 would be needed)",
+    )
+    max_sequences: int | None = Field(
+        default=None,
+        description="Inference: how many sequences of context_tokens the card(s) hold at once "
+        "(each has its own KV cache and activations); None when not one fits or no card is named",
+    )
 
     def summary(self) -> str:
         """The one-paragraph answer (`message`)."""

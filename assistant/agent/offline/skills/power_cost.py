@@ -3,6 +3,7 @@ or 4060 Ti (165 W) at 0,27 €/kWh?"."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.numbers import HOURS_PER_UNIT
@@ -40,11 +41,11 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     cur, n = result.currency, result.gpu_count
     name = result.gpu or pick(lang, "The machine", "La machine")
     who = f"{n} × {name}" if n > 1 else name
-    watts = num((result.power_w or 0) * n, lang, 0)
+    watts = num(result.total_w or (result.power_w or 0) * n, lang, 0)
     use = pick(
         lang,
-        f"{watts} W for {num(result.hours_per_day or 0, lang, 1)} h a day",
-        f"{watts} W pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
+        f"{watts} W{_parts(result, lang)} for {num(result.hours_per_day or 0, lang, 1)} h a day",
+        f"{watts} W{_parts(result, lang)} pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
     )
     if result.idle_hours_per_day:
         idle = num((result.idle_w or 0) * n, lang, 0)
@@ -67,6 +68,40 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
         f"**{who} at {use}, at {_price(result, lang)}: {figures}** ({rest}; {kwh} kWh a day).",
         f"**{who} à {use}, à {_price(result, lang)} : {figures}** ({rest} ; {kwh} kWh par jour).",
     )
+
+
+def _parts(result: PowerCost, lang: Lang) -> str:
+    """' (cards 22,400 W + the rest of 4 servers 18,400 W) × PUE 1.4': what the draw is made of,
+    when more than the cards is counted."""
+    if not result.system_w and result.pue == 1.0:
+        return ""
+    m = result.machines
+    out = ""
+    if result.system_w:
+        cards = num((result.power_w or 0) * result.gpu_count, lang, 0)
+        rest = num(result.system_w * m, lang, 0)
+        if result.system:
+            rating = num((result.system_max_w or 0) / 1000, lang, 1)
+            where = (
+                pick(lang, f"{m} servers", f"{m} serveurs")
+                if m > 1
+                else pick(lang, "the server", "le serveur")
+            )
+            basis = pick(lang, f", from the {result.system}'s {rating} kW rating",
+                         f", d'après les {rating} kW max du {result.system}")  # fmt: skip
+        else:
+            where = pick(lang, f"{m} machines" if m > 1 else "the machine",
+                         f"{m} machines" if m > 1 else "la machine")  # fmt: skip
+            basis = ""
+        many = result.gpu_count > 1
+        out = pick(
+            lang,
+            f" ({'cards' if many else 'card'} {cards} W + the rest of {where} {rest} W{basis})",
+            f" ({'cartes' if many else 'carte'} {cards} W + le reste de {where} {rest} W{basis})",
+        )
+    if result.pue != 1.0:
+        out += f" × PUE {num(result.pue, lang, 2)}"
+    return out
 
 
 def _rent_line(result: PowerCost, lang: Lang) -> str:
@@ -107,17 +142,25 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
 def _span_total(result: PowerCost, question: str, lang: Lang) -> str:
     """'Over 3 months: €907': the electricity of the whole span the question gives (a job's
     length), before the daily, monthly and yearly figures."""
+    span = _span_cost(result, question)
+    if span is None:
+        return ""
+    words, total = span[0], money(span[1], result.currency, lang)
+    return pick(lang, f"**Over {words}: {total}.** ", f"**Sur {words} : {total}.** ")
+
+
+def _span_cost(result: PowerCost, question: str) -> tuple[str, float] | None:
+    """The span the question gives (a job's length) and the electricity over it; None without
+    one, or for a single month (the monthly figure is then the answer)."""
     words, hours = period_span(question)
     if words is None or hours is None or result.cost_per_day is None:
-        return ""
+        return None
     months = hours / HOURS_PER_UNIT["month"]
     if round(months) >= 1 and abs(months - round(months)) < 0.02 and result.cost_per_month:
         if round(months) == 1:
-            return ""  # 'for a month': the monthly figure that follows is the answer
-        total = money(result.cost_per_month * round(months), result.currency, lang)
-    else:
-        total = money(result.cost_per_day * hours / 24, result.currency, lang)
-    return pick(lang, f"**Over {words}: {total}.** ", f"**Sur {words} : {total}.** ")
+            return None
+        return words, result.cost_per_month * round(months)
+    return words, result.cost_per_day * hours / 24
 
 
 def render(result: PowerCost, question: str, lang: Lang) -> str:
@@ -155,7 +198,7 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     cur, yearly = a.currency, asks_per_year(question)
     period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
     if a.gpu == b.gpu:
-        return _two_draws(a, b, yearly, lang)
+        return _two_draws(a, b, yearly, question, lang)
 
     def cost(r: PowerCost) -> float:
         """The card's electricity cost a year or a month, as the question asks."""
@@ -185,10 +228,24 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     )
 
 
-def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, lang: Lang) -> str:
+def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, question: str, lang: Lang) -> str:
     """One card at two power draws, in the order asked: the first draw's cost, then the other's
-    and the difference."""
+    and the difference (over the span the question gives, when it gives one)."""
     cur = a.currency
+    spans = [_span_cost(r, question) for r in (a, b)]
+    span_line = ""
+    if spans[0] and spans[1]:
+        words, first, second = (
+            spans[0][0],
+            money(spans[0][1], cur, lang),
+            money(spans[1][1], cur, lang),
+        )
+        at = num(b.power_w or 0, lang, 0)
+        span_line = pick(
+            lang,
+            f"**Over {words}: {first}; {second} at {at} W.** ",
+            f"**Sur {words} : {first} ; {second} à {at} W.** ",
+        )
     period = pick(lang, "a year" if yearly else "a month", "par an" if yearly else "par mois")
 
     def cost(r: PowerCost) -> float:
@@ -210,11 +267,15 @@ def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, lang: Lang) -> str:
     return "\n\n".join(
         p
         for p in (
-            _lead(a, yearly, lang) + second,
+            span_line + _lead(a, yearly, lang) + second,
             assumptions_line(a.assumptions, a.usd_per_eur, lang),
         )
         if p
     )
+
+
+# 'and if I cap it at 300 W?' asks about a cap; 'after undervolting I measure 170 W' gives the draw.
+_HYPOTHETICAL = re.compile(r"\b(?:if|what if|suppose|would|si|et si|en cas de)\b", re.IGNORECASE)
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
@@ -237,6 +298,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         own = ent.card_power_w.get(card) if card else None
         checked = card is not None and card == whole.energy_card
         count = ent.gpu_count if card is None else (whole if checked else ent).count_of(card)
+        if count and whole.machines and whole.counts_per_machine:
+            count *= whole.machines  # '4 servers of 8x H100': 32 cards
         calls.append({
             "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
             "idle_w": ent.idle_w if alone else None,
@@ -247,8 +310,13 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,
+            "machines": whole.machines if alone else None, "system_w": whole.rest_w if alone else None,
+            "servers": whole.servers, "pue": whole.pue,
         })  # fmt: skip
-    if alone and whole.wall_w is not None:
+    if alone and whole.rest_w is not None and whole.wall_w is not None and ent.power_w is not None:
+        # 'at the plug, 430 W for the card + 150 W for the rest': the parts, not one wall figure
+        calls[0]["power_w"] = ent.power_w
+    elif alone and whole.wall_w is not None:
         # The whole machine measured at the plug: the bill follows that, not the card's TGP.
         return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
     if (
@@ -257,9 +325,12 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         and whole.power_cap_w is not None
         and whole.power_options == [whole.power_cap_w]
         and ent.idle_w is None
+        and _HYPOTHETICAL.search(reading.text)
     ):
-        # 'and if I cap it at 300 W?': the card's own draw first, then the capped one.
-        return [{**calls[0], "power_w": None}, {**calls[0], "power_w": whole.power_cap_w}]
+        # 'and if I cap it at 300 W?': the card's own draw (as stated, else its figure) first, then
+        # the capped one.
+        stated = ent.power_w if ent.power_w != whole.power_cap_w else None
+        return [{**calls[0], "power_w": stated}, {**calls[0], "power_w": whole.power_cap_w}]
     if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
         # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
         first, second = whole.power_options[:MAX_COMPARED]

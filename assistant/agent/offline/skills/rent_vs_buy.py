@@ -18,6 +18,7 @@ from assistant.agent.offline.skills.common import (
     named_cards,
     period_span,
     price_unknown,
+    rental_rates,
 )
 from assistant.agent.offline.skills.rent_vs_buy_leads import (
     break_even_note,
@@ -204,7 +205,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 
     bought, rented = buy_and_rental_cards(ent, reading.text)
     card = bought or (named_cards(ent) or [defaults().buy.gpu])[0]
-    rates = hourly_rates(ent)
+    # The rate may sit in another sentence than the purchase ('I rent at 0.39/h. Buy one?').
+    rates = hourly_rates(ent) or rental_rates(reading.entities, reading.text)
     prices = [m.amount for m in ent.budgets]
     currency = currency_of(ent)
     rate = rates[0] if rates else None

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import re
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
+from assistant.agent.offline.quantities import phrase_spans
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
 from assistant.agent.offline.texts import bullet_list, hours, money, num, pick
@@ -188,6 +190,19 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
         f"**For a job of {job}: {verdicts.get(verdict, verdict)}.**",
         f"**Pour un travail de {job} : {verdicts.get(verdict, verdict)}.**",
     )
+    if result.deadline and verdict == "dedicated":
+        saved = money(
+            (result.dedicated.expected_cost or 0.0) - (result.spot.expected_cost or 0.0),
+            result.currency,
+            lang,
+        )
+        head += pick(
+            lang,
+            f" With a deadline, spot's saving (about {saved}) does not cover the risk: after an "
+            "interruption, spot capacity can take hours to come back.",
+            f" Avec une échéance, l'économie du spot (environ {saved}) ne couvre pas le risque : après "
+            "une interruption, la capacité spot peut mettre des heures à revenir.",
+        )
     if not parse_durations(question):
         head += pick(
             lang,
@@ -196,7 +211,9 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
         )
     given_rates = spot_rates(extract_entities(question), question)
     if given_rates is not None:
-        head = _saving(result, lang) + " " + head
+        # With a deadline the choice leads; otherwise what spot saves does.
+        parts = (head, _saving(result, lang)) if result.deadline else (_saving(result, lang), head)
+        head = " ".join(parts)
     if given_rates is None:
         given = defaults().spot
         spot, dedicated = (
@@ -236,8 +253,23 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [
         {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
          "checkpoint_interval_h": checkpoint, "currency": currency,
-         "gpu_count": ent.gpu_count if given else None}
+         "gpu_count": ent.gpu_count if given else None,
+         "interruptions_per_hour": _interruption_rate(reading.text, checkpoint or job),
+         "deadline": bool(phrase_spans("deadline", reading.text))}
     ]  # fmt: skip
+
+
+def _interruption_rate(text: str, piece_hours: float | None) -> float | None:
+    """The asker's interruption figure as a rate per hour: '10 % of spot jobs get interrupted'
+    over jobs of 20 min is −ln(0.9) ÷ (1/3 h); '5 % per hour' is −ln(0.95) per hour."""
+    from assistant.agent.offline.quantities import interruption_share
+
+    found = interruption_share(text)
+    if found is None:
+        return None
+    share, per_hours = found
+    hours = per_hours or piece_hours
+    return -math.log(1 - share) / hours if hours else None
 
 
 SKILL = Skill(

@@ -323,13 +323,20 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
         return None
     if "card_count" not in concepts_in(question):
         return None
-    if all(o.total_gb <= capacity for o in result.by_precision if o.total_gb):
+    if result.by_precision and all(
+        o.total_gb <= capacity for o in result.by_precision if o.total_gb
+    ):
         return None  # one card holds it: the plain verdict answers
+    if not result.by_precision and (result.cards_needed or 1) <= 1:
+        return None
     rows = [
         (math.ceil(o.total_gb / capacity), o.precision, gb(o.total_gb, lang))
         for o in result.by_precision
         if o.total_gb and o.runs != "no"
     ]
+    if not rows and result.cards_needed and result.total_gb and result.precision:
+        # The precision was named: that one, with every card's own context counted.
+        rows = [(result.cards_needed, result.precision, gb(result.total_gb, lang))]
     if not rows:
         return None
     batch = result.query.batch_size
@@ -361,6 +368,49 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
     )
 
 
+def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'About 20 sequences of 8,192 tokens at once': the headline when the question asks how many
+    requests or users the setup serves together."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    if not result.max_sequences or result.query.batch_size > 1:
+        return None  # '20 concurrent users': the count is given, the fit for it answers
+    if not {"concurrency"} & concepts_in(question) or "card_count" in concepts_in(question):
+        return None
+    multi = result.multi_gpu
+    sharded = multi is not None and multi.mode == "shard"
+    cards = multi.cards if sharded and multi else 1
+    kv = next((line.gb for line in result.breakdown if line.item == "kv_cache"), None)
+    # The breakdown is the fullest card's: its share of each sequence's KV cache when sharded.
+    per_sequence = kv * cards / max(1, result.query.batch_size) if kv else None
+    where = result.gpu or gb(result.capacity_gb, lang)
+    if cards > 1 and result.gpu and "×" not in result.gpu:
+        where = f"{cards} × {result.gpu}"
+    tokens = num(result.context_tokens or 0, lang, 0)
+    n = result.max_sequences
+    each = (
+        pick(
+            lang,
+            f" about {gb(per_sequence, lang)} of KV cache each;",
+            f" environ {gb(per_sequence, lang)} de cache KV chacune ;",
+        )  # fmt: skip
+        if per_sequence
+        else ""
+    )
+    return pick(
+        lang,
+        f"**About {n} sequences of {tokens} tokens at once** — {_model_label(result, lang)} "
+        f"({_task_name(result, lang)}, {result.precision}) on {where}:{each} the weights and each "
+        "card's CUDA context come first. Shorter requests fit more: servers such as vLLM allocate "
+        "the KV cache in pages as tokens arrive, not a full context per request.",
+        f"**Environ {n} séquences de {tokens} tokens à la fois** — {_model_label(result, lang)} "
+        f"({_task_name(result, lang)}, {result.precision}) sur {where} :{each} les poids et le "
+        "contexte CUDA de chaque carte passent d'abord. Des requêtes plus courtes en font tenir "
+        "davantage : des serveurs comme vLLM allouent le cache KV par pages au fil des tokens, pas "
+        "un contexte complet par requête.",
+    )
+
+
 def render(result: FitResult, question: str, lang: Lang) -> str:
     """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
     if result.verdict == "unknown" and not result.total_gb:
@@ -368,7 +418,8 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     colon = " : " if lang == "fr" else ": "
     lines = [
         (
-            _count_head(result, question, lang)
+            _concurrency_head(result, question, lang)
+            or _count_head(result, question, lang)
             or _precision_head(result, question, lang)
             or _way_head(result, question, lang)
             or _head(result, question, lang)

@@ -370,18 +370,18 @@ def _trade_off(
         # 'Both 24GB': the same memory, so the speed of that memory is what tells them apart.
         other = max(tied, key=lambda c: c.bandwidth_gbs)
         close = fastest.bandwidth_gbs <= other.bandwidth_gbs * (1 + _speed_error())
-        split = [c for c in (fastest, other) if counts.get(c.name, 1) > 1]
+        several = [c for c in (fastest, other) if counts.get(c.name, 1) > 1]
         pool = (
             pick(
                 lang,
-                f" {label(split[0])} is not one {gb(total(split[0]), lang)} pool: a model must be "
-                f"split between the cards, while {label(fastest if split[0] is other else other)} "
+                f" {label(several[0])} is not one {gb(total(several[0]), lang)} pool: a model must be "
+                f"split between the cards, while {label(fastest if several[0] is other else other)} "
                 "holds it on one.",
-                f" {label(split[0])} ne forment pas un seul bloc de {gb(total(split[0]), lang)} : un "
+                f" {label(several[0])} ne forment pas un seul bloc de {gb(total(several[0]), lang)} : un "
                 f"modèle doit être découpé entre les cartes, alors que "
-                f"{label(fastest if split[0] is other else other)} le garde sur une seule.",
+                f"{label(fastest if several[0] is other else other)} le garde sur une seule.",
             )
-            if len(split) == 1
+            if len(several) == 1
             else ""
         )
         return pick(

@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
             "the electricity per hour next to renting the same card (--rent-rate, default the price data's)."
         ),
         epilog="examples: gpu-advisor power 3090 | gpu-advisor power 4090 --hours 24 --kwh-price 0.30 --json"
-        " | gpu-advisor power 3090 --watts 350 --idle-watts 30 --hours 2 --idle-hours 22",
+        " | gpu-advisor power 3090 --watts 350 --idle-watts 30 --hours 2 --idle-hours 22"
+        " | gpu-advisor power 'RX 6600 XT' --psu 250",
     )
     p.add_argument("gpu", nargs="+", metavar="GPU")
     p.add_argument("--gpus", type=int, default=1, metavar="N", help="number of such cards")
@@ -49,6 +50,12 @@ def register(sub: Any) -> None:
         "--rent-rate", type=float, metavar="PRICE", help="price per hour of renting one such card"
     )
     p.add_argument("--kwh-price", type=float, metavar="PRICE", help="electricity price per kWh")
+    p.add_argument(
+        "--psu",
+        type=float,
+        metavar="W",
+        help="the machine's power-supply rating: checked against the cards (vendor figure, else TDP + a typical desktop)",
+    )
     _money_flags(p)
     add_json_flag(p)
     p.set_defaults(func=_power)
@@ -153,7 +160,7 @@ def _power(args: argparse.Namespace) -> int:
 
     fields = {"gpu": " ".join(args.gpu), "gpu_count": args.gpus, "power_w": args.watts, "idle_w": args.idle_watts,
               "hours_per_day": args.hours, "idle_hours_per_day": args.idle_hours, "rent_rate": args.rent_rate,
-              "electricity_price_per_kwh": args.kwh_price, **_money(args)}  # fmt: skip
+              "electricity_price_per_kwh": args.kwh_price, "psu_w": args.psu, **_money(args)}  # fmt: skip
     query = PowerQuery.model_validate(tool_defaults(PowerQuery, fields))
     return _finish(args, power_cost(query))
 

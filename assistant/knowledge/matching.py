@@ -46,6 +46,8 @@ _MEM_TOKEN = re.compile(r"^\d{1,3}gb$")
 _MODEL_LIKE = re.compile(r"^[a-z]{0,4}\d{2,5}[a-z]{0,3}$")
 _SIZE_LIKE = re.compile(r"^\d+(b|m|k|gb|tb|mb|w|h|s|p|fps|px)$")
 _FAMILY_WORDS = ("gtx", "rtx", "rx", "gt", "arc")
+# A size followed by one of these counts parameters or tokens ("650M parameters"), not a card.
+_COUNTED = re.compile(r"^(param|parameter|parametre|token|model|modele|weight|poid)s?$")
 # A number followed by one of these is a quantity ("100 hours", "300 W"), not a card's model number.
 _UNIT_AFTER = re.compile(
     r"^(hours?|hrs?|h|heures?|days?|jours?|weeks?|semaines?|months?|mois|years?|ans?"
@@ -462,6 +464,7 @@ def _scan(
     if long_tail:
         indexes.append(_long_tail_index())
     max_len = 6
+    spans = _super_shorthand(spans, text)
     toks = [t for t, _, _ in spans]
     # 'H100s', 'T4s' are plurals of curated names; 'k8s' is no plural of a long-tail 'K8'
     # ('Tesla P40s': the plural is on a name's last word, one with a model number)
@@ -482,6 +485,12 @@ def _scan(
             for layer, index in enumerate(indexes):
                 if layer == 1 and n == 1 and toks[i].isdigit():
                     continue  # a bare number names a long-tail card only in a name field
+                if (
+                    n == 1
+                    and _SIZE_LIKE.match(toks[i])
+                    and _COUNTED.match(" ".join(toks[i + 1 : i + 2]))
+                ):
+                    continue  # '650M parameters' is a size; 'GT 650M' is a card
                 entry = index.get(window)
                 if entry:
                     hit_len, hit_card, hit_layer = n, entry[0], layer
@@ -515,6 +524,26 @@ def _scan(
     return found, leftover
 
 
+def _super_shorthand(spans: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:
+    """'2070S', '4070S': a SUPER card written with its shorthand (a capital S), where that SUPER
+    card exists; 'three 2080s' is a plural."""
+    out: list[tuple[str, int, int]] = []
+    for tok, start, end in spans:
+        number = tok[:-1]
+        if (
+            tok.endswith("s")
+            and number.isdigit()
+            and re.search(rf"(?<!\d){number}S(?![A-Za-z])", text[start:end])
+            and any(
+                index().get(key([number, "super"])) for index in (_curated_index, _long_tail_index)
+            )
+        ):
+            out += [(number, start, end), ("super", start, end)]
+        else:
+            out.append((tok, start, end))
+    return out
+
+
 def _sold_with(card: GpuCard, size_gb: float) -> bool:
     """Whether the card comes with this much memory: its own size, or for a chip on unified
     memory (Apple's M series) any size up to its largest ("MacBook Air M4 16GB")."""
@@ -540,8 +569,10 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
-    """A word that could be a card's model number: not a size, year or price."""
-    if _SIZE_LIKE.match(token) or _MEM_TOKEN.match(token):
+    """A word that could be a card's model number: not a size, year or price ('650m' after 'GT'
+    is a laptop card, not 650 million parameters)."""
+    after_family = i > 0 and spans[i - 1][0] in _FAMILY_WORDS
+    if (_SIZE_LIKE.match(token) and not after_family) or _MEM_TOKEN.match(token):
         return False
     if token.isdigit() and i + 1 < len(spans) and _UNIT_AFTER.match(spans[i + 1][0]):
         return False

@@ -20,6 +20,12 @@ class CardDraw(BaseModel):
     gpu: str = Field(min_length=2, description="Catalog name")
     typical_w: float | None = Field(default=None, gt=0, le=5000)
     idle_w: float | None = Field(default=None, ge=0, le=1000)
+    psu_w: float | None = Field(
+        default=None,
+        gt=0,
+        le=5000,
+        description="The vendor's recommended power supply for a desktop with this card",
+    )
     source: Source
 
 
@@ -44,6 +50,13 @@ class RunningCosts(BaseModel):
     hours_per_day: float = Field(gt=0, le=24)
     idle_w: float = Field(ge=0)
     idle_source: Source
+    psu_rest_w: float = Field(
+        gt=0, description="What a typical desktop's rest draws, as vendors' PSU figures imply"
+    )
+    psu_floor_w: float = Field(
+        gt=0, description="The least the rest of a desktop draws under load (a modest CPU)"
+    )
+    psu_source: Source
     cards: list[CardDraw]
     systems: list[SystemDraw] = Field(default_factory=list)
 

@@ -3,10 +3,10 @@ month; the extra over leaving it idle; and how that compares with renting the sa
 
 from __future__ import annotations
 
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from assistant.knowledge.prices import hourly_price_range
-from assistant.knowledge.running import SystemDraw, load_running_costs
+from assistant.knowledge.running import CardDraw, SystemDraw, load_running_costs
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.money import (
     configured_electricity_price,
@@ -91,6 +91,24 @@ class PowerQuery(MoneyQuery):
         le=10_000,
         description="Price per hour of renting one such card, to compare with (default: the price data's typical)",
     )
+    psu_w: float | None = Field(
+        default=None,
+        gt=0,
+        le=20_000,
+        description="Rating of the machine's power supply, in watts, to check against the cards",
+    )
+
+
+class PsuCheck(BaseModel):
+    """Whether a power supply is big enough for the cards: the vendor's recommendation for the
+    card where the data has one, else the cards' TDP plus a typical desktop's rest."""
+
+    psu_w: float
+    cards_w: float = Field(description="The cards' board power, all together")
+    recommended_w: float = Field(description="The supply the machine should have")
+    basis: str = Field(description="vendor (the card's recommended supply) / estimate")
+    floor_w: float = Field(description="Below this the machine cannot run under load")
+    verdict: str = Field(description="enough / tight / short")
 
 
 class PowerCost(CostResult):
@@ -135,6 +153,7 @@ class PowerCost(CostResult):
     electricity_share_of_rent: float | None = Field(
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
+    psu: PsuCheck | None = Field(default=None, description="The power-supply check, when asked")
     formula: str = FORMULA
     formula_fr: str = FORMULA_FR
     inputs: dict[str, float] = Field(default_factory=dict)
@@ -246,6 +265,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
             rent = rng.typical * n
             share = per_hour / rent if rent else None
             sources += rng.sources[:3]
+    psu = _psu_check(q, row, card.tdp_w if card and card.tdp_w else watts, sources, assumptions)
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
     # Days of use a month below the calendar's (working days): a year is twelve such months.
@@ -291,6 +311,13 @@ def power_cost(q: PowerQuery) -> PowerCost:
             f" L'électricité coûte {format_money(per_hour, cur, 'fr')}/h contre {format_money(rent, cur, 'fr')}/h "
             f"pour louer la même : {share * 100:.0f}\u202f% du prix de location."
         )
+    if psu is not None:
+        word = {"enough": "is enough", "tight": "is tight", "short": "is too small"}[psu.verdict]
+        mot = {"enough": "suffit", "tight": "est juste", "short": "est trop faible"}[psu.verdict]
+        how = "the vendor's figure" if psu.basis == "vendor" else "cards + a typical desktop"
+        comment = "chiffre du fabricant" if psu.basis == "vendor" else "cartes + un PC classique"
+        summary = f"Power supply: {psu.psu_w:g} W {word} for {who} (recommended {psu.recommended_w:g} W, {how}). {summary}"
+        summary_fr = f"Alimentation : {psu.psu_w:g} W {mot} pour {who} ({psu.recommended_w:g} W recommandés, {comment}). {summary_fr}"
     return PowerCost(
         gpu=name if card or q.gpu else None, power_w=watts, power_basis=basis, idle_w=idle,
         machines=machines, system_w=rest_w, pue=pue, total_w=total_w,
@@ -302,6 +329,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
+        psu=psu,
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
                 "machines": machines, "rest_of_machine_watts": rest_w, "pue": pue,
                 "idle_hours_per_day": idle_hours,
@@ -329,3 +357,40 @@ def _machines(
         f"the rest of each server (CPUs, switches, fans) is counted as {rest:g} W."
     )
     return machines, rest
+
+
+def _psu_check(
+    q: PowerQuery,
+    row: CardDraw | None,
+    board_w: float,
+    sources: list[Source],
+    assumptions: list[str],
+) -> PsuCheck | None:
+    """The asked power supply against the cards: the vendor's figure for one card where the data
+    has it, else board power × cards + a typical desktop's rest, rounded up to 50 W."""
+    if q.psu_w is None or q.gpu is None:
+        return None  # a supply is checked against named cards, never against a bare wattage
+    data = load_running_costs()
+    n = q.gpu_count
+    cards_w = board_w * n
+    if n == 1 and row is not None and row.psu_w:
+        recommended, basis = row.psu_w, "vendor"
+        sources.append(row.source)
+    else:
+        recommended = -(-(cards_w + data.psu_rest_w) // 50) * 50
+        basis = "estimate"
+        sources.append(data.psu_source)
+        assumptions.append(
+            f"Power supply: {cards_w:g} W of cards + {data.psu_rest_w:g} W for the rest of a typical "
+            "desktop, as vendors' recommended supplies imply, rounded up to 50 W."
+        )
+    floor = cards_w + data.psu_floor_w
+    verdict = "enough" if q.psu_w >= recommended else "tight" if q.psu_w >= floor else "short"
+    return PsuCheck(
+        psu_w=q.psu_w,
+        cards_w=cards_w,
+        recommended_w=recommended,
+        basis=basis,
+        floor_w=floor,
+        verdict=verdict,
+    )

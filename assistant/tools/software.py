@@ -33,6 +33,11 @@ _CUDA = re.compile(
     r"\b(?:cuda(?:\s*toolkit)?|nvcc|toolkit)\s*v?(\d{1,2})(?:\.(\d{1,2}))?", re.IGNORECASE
 )
 _BARE = re.compile(r"^\s*v?(\d{1,2})\.(\d{1,2})\s*$")
+# 'which CUDA version for my GT 650M?': the range asked, not whether today's release builds for it
+_WHICH = re.compile(
+    r"\b(?:which|what|quelle?s?|lequel|laquelle)\b(?:\W+\w+){0,3}?\W+(?:cuda|toolkit|versions?)\b",
+    re.IGNORECASE,
+)
 _PYTORCH_WORD = re.compile(r"\b(?:py)?torch\b", re.IGNORECASE)
 _CUDA_WORD = re.compile(r"\bcuda\b", re.IGNORECASE)
 
@@ -201,9 +206,9 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             reason_fr=f"Pas de données de toolkit pour la compute capability {cc or '?'} de {name}.",
         )
     base["architecture"] = arch.architecture
-    if parsed.bare and arch.last_toolkit and not _retired(arch):
-        # "CUDA" with no version on a card the last two majors still build for (a Pascal): the
-        # range of toolkits answers, not a "no" from the newest release alone.
+    if parsed.bare and arch.last_toolkit and (not _retired(arch) or _WHICH.search(query.software)):
+        # "CUDA" with no version on a card the newest release dropped (a Pascal), or "which CUDA
+        # for my Kepler?": the range of toolkits answers, not a "no" from the newest release alone.
         parsed = _Parsed(kind="unknown", label="CUDA")
         base.update(software="CUDA", kind="unknown")
     if parsed.kind == "cuda_toolkit" and parsed.toolkit:
@@ -514,6 +519,30 @@ def _check_pytorch(
 
 
 def _pytorch_fix(parsed: _Parsed, working: list[WheelCheck], arch: ArchSupport) -> tuple[str, str]:
+    digits = sorted(
+        {
+            w.variant.removeprefix("cu")
+            for w in load_cuda_support().wheels
+            if w.variant.startswith("cu")
+        },
+        key=lambda d: version_key(f"{d[:-1]}.{d[-1]}"),
+    )
+    oldest = f"{digits[0][:-1]}.{digits[0][-1]}" if digits else None
+    if (
+        not working
+        and arch.last_toolkit
+        and oldest
+        and version_key(arch.last_toolkit) < version_key(oldest)
+    ):
+        # No toolkit that builds PyTorch 2.x still compiles for the card (Fermi, early Kepler).
+        return (
+            f"No PyTorch 2.x build can run on it, from a wheel or from source: the last CUDA toolkit "
+            f"for {arch.sm} is CUDA {arch.last_toolkit}, older than the CUDA {oldest} the oldest wheels "
+            "are built with. Run on the CPU, or use a newer card.",
+            f"Aucune version 2.x de PyTorch ne peut tourner dessus, ni en roue ni compilée : le dernier "
+            f"toolkit CUDA pour {arch.sm} est CUDA {arch.last_toolkit}, plus ancien que le CUDA {oldest} "
+            "des roues les plus anciennes. Utilisez le CPU ou une carte plus récente.",
+        )
     if not working:
         return (
             f"No PyTorch wheel in the table ships kernels for {arch.sm}; build PyTorch from source "

@@ -260,3 +260,28 @@ def test_a_machine_line_s_word_is_not_the_chip_s_variant(text: str, card: str) -
     from assistant.knowledge.matching import find_gpu_spans
 
     assert [c.name for c, _, _ in find_gpu_spans(text)] == [card]
+
+
+def test_a_laptop_model_number_after_its_series_is_a_card_not_a_size() -> None:
+    from assistant.knowledge.matching import find_gpu_mentions
+
+    assert [c.name for c in find_gpu_mentions("I have a GT 650M card")] == ["GeForce GT 650M"]
+    assert [c.name for c in find_gpu_mentions("MX150 and 940M")] == [
+        "GeForce MX150",
+        "GeForce 940M",
+    ]
+    # a size followed by what it counts stays a size
+    names = [c.name for c in find_gpu_mentions("a 650M parameter model on a GTX 1060")]
+    assert "GeForce GT 650M" not in names and names
+
+
+def test_a_capital_s_after_a_model_number_is_its_super_card_where_one_exists() -> None:
+    from assistant.knowledge.matching import find_gpu_mentions
+
+    assert [c.name for c in find_gpu_mentions("my card is a 2070S")] == ["GeForce RTX 2070 SUPER"]
+    assert [c.name for c in find_gpu_mentions("我的显卡是2070S驱动是560.70")] == [
+        "GeForce RTX 2070 SUPER"
+    ]
+    # a plural stays a plural: there is no RTX 3090 SUPER, and 'two 3090s' are two 3090s
+    assert [c.name for c in find_gpu_mentions("two 3090s")] == ["GeForce RTX 3090"]
+    assert [c.name for c in find_gpu_mentions("4090s are pricey")] == ["GeForce RTX 4090"]

@@ -45,6 +45,10 @@ def test_questions_outside_the_scope_are_recognised(question: str) -> None:
         "Est-ce que LM Studio tourne sur mon portable gamer avec 8 Go de VRAM ?",
         "My gaming laptop has a GTX 1650 and 16GB of RAM, is that enough for this project?",
         "Un PC gamer avec 32 Go de RAM et une RTX 3060, c'est suffisant pour ce projet ?",
+        # a data-centre card, a numeric format or a compute workload is computing work
+        "For GROMACS, is a consumer card comparable to an A100? Gaming cards are weak at FP64",
+        "Jetson Orin ou un laptop gamer avec une RTX 4060 pour notre robot ?",
+        "Could the Tesla T4 replace the P4? It is newer and better at games",
     ],
 )
 def test_computing_questions_stay_in_scope(question: str) -> None:

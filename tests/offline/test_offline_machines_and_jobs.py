@@ -97,3 +97,29 @@ def test_a_follow_up_that_names_nothing_takes_the_previous_turn() -> None:
     args = _call(answer, "power_cost")
     assert args["power_w"] == 480 and args["hours_per_day"] == 10
     assert args["electricity_price_per_kwh"] == 0.3
+
+
+@pytest.mark.parametrize(
+    ("question", "psu", "power"),
+    [
+        ("Can a 250W PSU run an RX 6600 XT?", 250, None),
+        ("Mon alimentation de 550 W suffit pour une RTX 3060 ?", 550, None),
+        ("4090 draws 450W, PSU is 850W, what does it cost per month?", 850, 450),
+        ("同样的电脑型号,250w的电源可以带动RX6600XT显卡吗?", 250, None),
+    ],
+)
+def test_a_power_supply_rating_is_not_a_draw(
+    question: str, psu: float, power: float | None
+) -> None:
+    ent = extract_entities(question)
+    assert ent.psu_w == psu and ent.power_w == power
+
+
+def test_a_power_supply_question_opens_with_the_verdict_and_no_bill() -> None:
+    answer = ask("Can a 250W PSU run an RX 6600 XT?")
+    first = answer.text.split("\n\n")[0]
+    assert first.startswith("**No: a 250 W power supply is too small"), answer.text
+    assert "500 W" in first
+    assert "a month" not in answer.text and "kWh" not in answer.text
+    french = ask("Mon alimentation de 550 W suffit pour une RTX 3060 ?").text
+    assert french.startswith("**Oui : une alimentation de 550 W suffit"), french

@@ -61,3 +61,23 @@ def test_a_feature_or_a_recent_card_keeps_its_own_check() -> None:
     # a Pascal card still runs current frameworks' CUDA 12 builds: no "too old" answer first
     pascal = tool_calls_for(read_turn(Conversation("My Tesla P40 is not detected by PyTorch")))
     assert not pascal or pascal[0].name != "software_support"
+
+
+def test_which_cuda_for_a_retired_card_is_its_range_of_toolkits() -> None:
+    for question in (
+        "which CUDA version for a GT 650M?",
+        "Quelle version de CUDA pour ma GT 650M ?",
+    ):
+        kepler = check("GeForce GT 650M", question)
+        assert kepler.supported == "unknown", question
+        assert (kepler.minimum, kepler.last) == ("CUDA 4.1", "CUDA 10.2")
+
+
+def test_pytorch_on_a_card_no_buildable_toolkit_reaches_says_so() -> None:
+    # Fermi's last toolkit (CUDA 8.0) is older than any toolkit PyTorch 2.x builds with: no
+    # source build helps; a Kepler 3.5 card can still be built for with CUDA 11.x
+    fermi = check("GeForce GTX 480", "PyTorch")
+    assert fermi.supported == "no"
+    assert "from source" in (fermi.fix or "") and "No PyTorch 2.x build" in (fermi.fix or "")
+    kepler = check("GeForce GTX 780", "PyTorch")
+    assert kepler.supported == "no" and "TORCH_CUDA_ARCH_LIST=3.5" in (kepler.fix or "")

@@ -155,3 +155,23 @@ def test_a_pue_scales_the_whole_bill() -> None:
     plain = power_cost(PowerQuery(**base))  # type: ignore[arg-type]
     cooled = power_cost(PowerQuery(**base, pue=1.5))  # type: ignore[arg-type]
     assert cooled.cost_per_day == pytest.approx(plain.cost_per_day * 1.5)  # type: ignore[operator]
+
+
+def test_a_power_supply_is_checked_against_the_vendor_figure_else_an_estimate() -> None:
+    # AMD recommends 500 W for an RX 6600 XT (160 W): 250 W cannot run it under load
+    small = power_cost(PowerQuery(gpu="Radeon RX 6600 XT", psu_w=250)).psu
+    assert small is not None and small.basis == "vendor" and small.recommended_w == 500
+    assert small.verdict == "short"
+    # NVIDIA: 850 W for a 4090; 750 W is below it, yet above the card + a modest rest
+    tight = power_cost(PowerQuery(gpu="RTX 4090", psu_w=750)).psu
+    assert tight is not None and tight.verdict == "tight" and tight.recommended_w == 850
+    # two 3090s (2 x 350 W) + 375 W for the rest = 1,075 W, rounded up to 1,100 W
+    two = power_cost(PowerQuery(gpu="RTX 3090", gpu_count=2, psu_w=1200)).psu
+    assert two is not None and two.basis == "estimate" and two.recommended_w == 1100
+    assert two.cards_w == 700 and two.verdict == "enough"
+    assert power_cost(PowerQuery(gpu="RTX 3090")).psu is None
+
+
+def test_a_power_supply_is_never_checked_against_a_bare_wattage() -> None:
+    # 'my 1000 W supply: will the PC draw 1 kW all day?' names no card: nothing to check it against
+    assert power_cost(PowerQuery(power_w=1000, psu_w=1000)).psu is None

@@ -99,6 +99,9 @@ class Entities(BaseModel):
         default=None,
         description="The rest of the machine besides the cards: '+ 150 W for the rest of the PC'",
     )
+    psu_w: float | None = Field(
+        default=None, description="The power supply's rating: 'my 250W PSU'"
+    )
     pue: float | None = Field(default=None, description="A data centre's PUE: 'a PUE of 1.4'")
     machines: int | None = Field(
         default=None, description="How many machines hold the cards: '4 servers'"
@@ -668,6 +671,7 @@ def extract_entities(text: str) -> Entities:
     power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
     ent.wall_w, ent.power_cap_w, ent.rest_w = power.wall_w, power.cap_w, power.rest_w
+    ent.psu_w = power.psu_w
     ent.pue, ent.servers = read_pue(text), in_servers(text)
     ent.machines, inside = read_machines(text)
     ent.counts_per_machine = inside is not None and any(

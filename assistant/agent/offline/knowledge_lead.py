@@ -147,6 +147,19 @@ def find_lead(
     return None if options is None else _in_language(lead_model.choose(options), reading.language)
 
 
+def entry_probabilities(
+    reading: Reading, retrieved: list[str | None], context: Context | None = None
+) -> dict[str, float]:
+    """The lead model's probability for each candidate entry of this question (empty when no
+    entry may lead or there is no model): how likely each is what the question asks."""
+    options = _options(reading, retrieved, context)
+    model = lead_model.load_model()
+    if options is None or model is None or not options.candidates:
+        return {}
+    probs = model.probabilities(options)
+    return {c.entry_id: float(p) for c, p in zip(options.candidates, probs, strict=False)}
+
+
 def nearest_entry(
     reading: Reading, retrieved: list[str | None], context: Context | None = None
 ) -> Lead | None:

@@ -31,12 +31,18 @@ _COUNT_BEFORE = re.compile(
 MAX_COUNT = 512
 # A number right after these names is a model's size or year ("MacBook Pro 16", "iMac 24").
 _SIZE_OF = re.compile(r"\b(?:macbook(?:\s+(?:pro|air))?|imac|pro|air)\s*$", re.IGNORECASE)
-_WATTS = re.compile(r"(?<![\d.,])(\d{2,4}(?:[.,]\d+)?)\s*w(?:atts?)?\b", re.I)
+_WATTS = re.compile(
+    r"(?<![\d.])(?<!\d,)(\d{2,4}(?:[.,]\d+)?)\s*w(?:atts?)?(?![^\W\u3040-\u30ff\u4e00-\u9fff])",
+    re.I,
+)
 _ENERGY = re.compile(r"(?<![\d.,$€])(\d{1,3}(?:[ ,\u202f]\d{3})+|\d+(?:[.,]\d+)?)\s*kwh\b", re.I)
 # How far after a card its own power figure may sit: "1080 Ti (250 W)", "4090 at full tilt (~350W".
 CARD_POWER_SPAN = 30
 IDLE_SPAN = 40
 HOURS_PER_DAY = 24.0
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
@@ -46,7 +52,12 @@ def _vocabulary() -> dict[str, re.Pattern[str]]:
     for table, lists in tomllib.loads(text).items():
         for name, phrases in lists.items():
             key = table if name == "phrases" else f"{table}.{name}"
-            out[key] = re.compile(rf"(?<![\w/])(?:{alternation(phrases)})(?![\w/])", re.I)
+            # Chinese and Japanese write words without spaces: their phrases match anywhere.
+            spaced = [p for p in phrases if not _CJK.search(p)]
+            joined = [p for p in phrases if _CJK.search(p)]
+            parts = [rf"(?<![\w/])(?:{alternation(spaced)})(?![\w/])"] if spaced else []
+            parts += [f"(?:{alternation(joined)})"] if joined else []
+            out[key] = re.compile("|".join(parts), re.I)
     return out
 
 
@@ -91,6 +102,7 @@ class PowerFigures:
     wall_w: float | None = None
     cap_w: float | None = None
     rest_w: float | None = None
+    psu_w: float | None = None
 
 
 def _watts(text: str) -> list[tuple[int, int, float]]:
@@ -101,16 +113,27 @@ def _watts(text: str) -> list[tuple[int, int, float]]:
 
 
 def _next_to(
-    kind: str, text: str, watts: list[tuple[int, int, float]], skip: int | None
+    kind: str,
+    text: str,
+    watts: list[tuple[int, int, float]],
+    skip: int | None,
+    same_clause: bool = False,
 ) -> float | None:
-    """The power figure nearest a phrase of one vocabulary list, if one is close (not `skip`)."""
+    """The power figure nearest a phrase of one vocabulary list, if one is close (not `skip`);
+    with `same_clause`, a figure in the same clause as the phrase first ('450W, PSU is 850W')."""
     spans = phrase_spans(kind, text)
+
+    def apart(pos: int, w_end: int, start: int, end: int) -> tuple[int, int]:
+        lo, hi = (w_end, start) if w_end <= start else (end, pos)
+        crosses = same_clause and bool(re.search(r"[,;.!?]\s", text[lo:hi]))
+        return int(crosses), max(start - w_end, pos - end, 0)
+
     near = sorted(
-        (min(max(start - w_end, pos - end, 0) for start, end in spans), w)
+        (min(apart(pos, w_end, start, end) for start, end in spans), w)
         for i, (pos, w_end, w) in enumerate(watts)
         if spans and i != skip
     )
-    return next((w for distance, w in near[:1] if distance <= IDLE_SPAN), None)
+    return next((w for (_, distance), w in near[:1] if distance <= IDLE_SPAN), None)
 
 
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
@@ -127,7 +150,10 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
             idle_index = nearest
     rest_w = _next_to("rest_of_machine", text, watts, idle_index)
     rest_index = next((i for i, (_, _, w) in enumerate(watts) if w == rest_w), None)
-    skip = {idle_index, rest_index}
+    # 'a 250 W PSU' rates the power supply: not a draw
+    psu_w = _next_to("psu", text, watts, idle_index, same_clause=True)
+    psu_index = next((i for i, (_, _, w) in enumerate(watts) if w == psu_w), None)
+    skip = {idle_index, rest_index, psu_index}
     load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
     card_w: dict[str, float] = {}
     ordered = sorted(card_spans, key=lambda c: c[1])
@@ -141,6 +167,7 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         wall_w=_next_to("wall", text, watts, idle_index),
         cap_w=_next_to("power_cap", text, watts, idle_index),
         rest_w=rest_w,
+        psu_w=psu_w,
         load_w=load[0] if load else None,
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,

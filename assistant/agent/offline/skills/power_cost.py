@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.numbers import HOURS_PER_UNIT
 from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year
 from assistant.agent.offline.skills.base import Skill
@@ -139,6 +140,50 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
     )
 
 
+def _psu_line(result: PowerCost, lang: Lang) -> str:
+    """'No: a 250 W supply is too small for a Radeon RX 6600 XT (the vendor recommends 500 W)'."""
+    psu = result.psu
+    if psu is None:
+        return ""
+    n, name = result.gpu_count, result.gpu or pick(lang, "the card", "la carte")
+    who = f"{n} × {name}" if n > 1 else name
+    have, want = num(psu.psu_w, lang, 0), num(psu.recommended_w, lang, 0)
+    cards = num(psu.cards_w, lang, 0)
+    basis = (
+        pick(lang, f"the vendor recommends {want} W", f"le fabricant recommande {want} W")
+        if psu.basis == "vendor"
+        else pick(
+            lang,
+            f"about {want} W is advisable: {cards} W of card{'s' if n > 1 else ''} plus the rest of a typical desktop",
+            f"il faut viser environ {want} W : {cards} W de carte{'s' if n > 1 else ''} plus le reste d'un PC classique",
+        )
+    )
+    if psu.verdict == "enough":
+        return pick(
+            lang,
+            f"**Yes: a {have} W power supply is enough for {who}** ({basis}).",
+            f"**Oui : une alimentation de {have} W suffit pour {who}** ({basis}).",
+        )
+    if psu.verdict == "tight":
+        return pick(
+            lang,
+            f"**Tight: a {have} W power supply is below what {who} needs** ({basis}). It may run "
+            "with a modest CPU, but load spikes can shut the machine down; a power limit on the "
+            "card (`nvidia-smi -pl`) or a bigger supply fixes it.",
+            f"**Juste : une alimentation de {have} W est en dessous de ce qu'il faut pour {who}** "
+            f"({basis}). Ça peut tenir avec un processeur modeste, mais les pics de charge peuvent "
+            "éteindre la machine ; brider la carte (`nvidia-smi -pl`) ou une alimentation plus "
+            "grosse règle le problème.",
+        )
+    return pick(
+        lang,
+        f"**No: a {have} W power supply is too small for {who}** ({basis}); under load the "
+        f"machine will shut down or fail to start. Get at least {want} W.",
+        f"**Non : une alimentation de {have} W est trop faible pour {who}** ({basis}) ; en charge, "
+        f"la machine s'éteindra ou ne démarrera pas. Prenez au moins {want} W.",
+    )
+
+
 def _span_total(result: PowerCost, question: str, lang: Lang) -> str:
     """'Over 3 months: €907': the electricity of the whole span the question gives (a job's
     length), before the daily, monthly and yearly figures."""
@@ -172,8 +217,20 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
         if result.suggestions and result.gpu:
             return render_unknown(result.gpu, result.suggestions, lang)
         return pick(lang, result.summary, result.summary_fr)
+    if result.psu is not None and "electricity" not in concepts_in(question):
+        # 'is a 250 W PSU enough?': the supply's verdict, not a bill nobody asked for
+        return "\n\n".join(
+            p
+            for p in (
+                _psu_line(result, lang),
+                assumptions_line(result.assumptions, result.usd_per_eur, lang),
+            )
+            if p
+        )
     asked = extract_entities(question)
     text = _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
+    if result.psu is not None:
+        text = _psu_line(result, lang) + "\n\n" + text
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
         text = check_energy(result, asked.energy_kwh, asked.energy_period, lang) + "\n\n" + text
     rent = _rent_line(result, lang)
@@ -312,6 +369,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "rent_rate": rates[0] if len(rates) == 1 else None,
             "machines": whole.machines if alone else None, "system_w": whole.rest_w if alone else None,
             "servers": whole.servers, "pue": whole.pue,
+            "psu_w": whole.psu_w if alone else None,
         })  # fmt: skip
     if alone and whole.rest_w is not None and whole.wall_w is not None and ent.power_w is not None:
         # 'at the plug, 430 W for the card + 150 W for the rest': the parts, not one wall figure
@@ -345,8 +403,8 @@ SKILL = Skill(
     render=render,
     combine=combine,
     search_hint="consommation électrique coût électricité",
-    slots=("gpus", "unknown_gpus", "power_w", "durations", "gpu_count", "money"),
+    slots=("gpus", "unknown_gpus", "power_w", "psu_w", "durations", "gpu_count", "money"),
     needs=("gpus", "unknown_gpus", "power_w"),
-    concepts=("electricity",),
-    requires=("electricity",),
+    concepts=("electricity", "psu"),
+    requires=("electricity", "psu"),
 )

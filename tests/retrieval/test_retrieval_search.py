@@ -55,8 +55,11 @@ MIN_RECALL_AT_3 = {"en": 0.90, "fr": 0.91}
 # is 0.81.
 # The entry on GPU temperature and new phrasings of the power-limit and "torch.cuda.is_available()
 # is False" entries: English MRR 0.798 and French 0.810 on their own (0.801 and 0.813 before), at
-# the floors a full-suite run lands under, so the floors are 0.78 and 0.80.
-MIN_MRR = {"en": 0.78, "fr": 0.80}
+# the floors a full-suite run lands under, so the floors are 0.78 and 0.80. Six entries that sit
+# near the guide's hardware and memory passages (Whisper's VRAM, LHR cards, SXM modules, MPS errors,
+# ChatGPT, software and GPU damage) bring English MRR to 0.780 on its own (French 0.810): the
+# English floor is 0.77.
+MIN_MRR = {"en": 0.77, "fr": 0.80}
 
 
 def test_query_set_is_balanced() -> None:

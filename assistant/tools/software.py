@@ -519,15 +519,7 @@ def _check_pytorch(
 
 
 def _pytorch_fix(parsed: _Parsed, working: list[WheelCheck], arch: ArchSupport) -> tuple[str, str]:
-    digits = sorted(
-        {
-            w.variant.removeprefix("cu")
-            for w in load_cuda_support().wheels
-            if w.variant.startswith("cu")
-        },
-        key=lambda d: version_key(f"{d[:-1]}.{d[-1]}"),
-    )
-    oldest = f"{digits[0][:-1]}.{digits[0][-1]}" if digits else None
+    oldest = min((w.cuda for w in load_cuda_support().wheels), key=version_key, default=None)
     if (
         not working
         and arch.last_toolkit

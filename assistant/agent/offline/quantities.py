@@ -85,9 +85,14 @@ def count_before(text: str, start: int) -> int | None:
         return None
     if _SIZE_OF.search(window[: m.start()]):
         return None  # "MacBook Pro 16 M4 Max": the 16 is the screen, not a count of chips
-    word = m.group(1).lower()
-    value = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    value = _count_value(m.group(1))
     return value if 1 <= value <= MAX_COUNT else None
+
+
+def _count_value(word: str) -> int:
+    """A count written as a word or in digits ('four', 'deux', '8'); 0 when it is neither."""
+    word = word.lower()
+    return _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,18 @@ def _next_to(
 ) -> float | None:
     """The power figure nearest a phrase of one vocabulary list, if one is close (not `skip`);
     with `same_clause`, a figure in the same clause as the phrase first ('450W, PSU is 850W')."""
+    i = _nearest(kind, text, watts, skip, same_clause)
+    return watts[i][2] if i is not None else None
+
+
+def _nearest(
+    kind: str,
+    text: str,
+    watts: list[tuple[int, int, float]],
+    skip: int | None,
+    same_clause: bool = False,
+) -> int | None:
+    """The index of the figure `_next_to` reads, or None."""
     spans = phrase_spans(kind, text)
 
     def apart(pos: int, w_end: int, start: int, end: int) -> tuple[int, int]:
@@ -129,11 +146,11 @@ def _next_to(
         return int(crosses), max(start - w_end, pos - end, 0)
 
     near = sorted(
-        (min(apart(pos, w_end, start, end) for start, end in spans), w)
+        (min(apart(pos, w_end, start, end) for start, end in spans), w, i)
         for i, (pos, w_end, w) in enumerate(watts)
         if spans and i != skip
     )
-    return next((w for (_, distance), w in near[:1] if distance <= IDLE_SPAN), None)
+    return next((i for (_, distance), _, i in near[:1] if distance <= IDLE_SPAN), None)
 
 
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
@@ -148,11 +165,9 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         nearest = min(range(len(watts)), key=distance.__getitem__)
         if distance[nearest] <= IDLE_SPAN:
             idle_index = nearest
-    rest_w = _next_to("rest_of_machine", text, watts, idle_index)
-    rest_index = next((i for i, (_, _, w) in enumerate(watts) if w == rest_w), None)
+    rest_index = _nearest("rest_of_machine", text, watts, idle_index)
     # 'a 250 W PSU' rates the power supply: not a draw
-    psu_w = _next_to("psu", text, watts, idle_index, same_clause=True)
-    psu_index = next((i for i, (_, _, w) in enumerate(watts) if w == psu_w), None)
+    psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}
     load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
     card_w: dict[str, float] = {}
@@ -166,8 +181,8 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     return PowerFigures(
         wall_w=_next_to("wall", text, watts, idle_index),
         cap_w=_next_to("power_cap", text, watts, idle_index),
-        rest_w=rest_w,
-        psu_w=psu_w,
+        rest_w=watts[rest_index][2] if rest_index is not None else None,
+        psu_w=watts[psu_index][2] if psu_index is not None else None,
         load_w=load[0] if load else None,
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,
@@ -218,8 +233,7 @@ def repeats_per_year(text: str) -> float | None:
     m = _repeats_pattern().search(text)
     if not m:
         return None
-    word = m.group("n").lower()
-    count = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    count = _count_value(m.group("n"))
     return count * _PER_YEAR[m.group("per").lower()] if count else None
 
 
@@ -304,8 +318,7 @@ def read_machines(text: str) -> tuple[int | None, tuple[int, int] | None]:
     m = _machines_pattern().search(text)
     if not m:
         return None, None
-    word = m.group("n").lower()
-    value = _COUNT_WORDS.get(word) or (int(word) if word.isdigit() else 0)
+    value = _count_value(m.group("n"))
     if not 1 <= value <= MAX_COUNT:
         return None, None
     return value, m.span("inside")

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline import lead_model
+from assistant.agent.offline import error_messages, lead_model
 from assistant.agent.offline.concepts import concepts_in, reports_failure
 from assistant.agent.offline.lead_match import (
     about_something_else,
@@ -101,9 +101,13 @@ def computed(results: list[ToolResult], text: str) -> bool:
 
 
 def _options(
-    reading: Reading, retrieved: list[str | None], context: Context | None
+    reading: Reading,
+    retrieved: list[str | None],
+    context: Context | None,
+    include: tuple[str, ...] = (),
 ) -> lead_model.Options | None:
-    """The lead model's candidate entries for this question, or None when no entry may lead."""
+    """The lead model's candidate entries for this question, or None when no entry may lead.
+    `include`: entries that are candidates however far they rank (unless about other cards)."""
     conf = settings()
     if reading.entities.unknown_gpus and not reading.entities.gpus:
         return None  # a card missing from the catalog: saying so comes first
@@ -120,6 +124,7 @@ def _options(
         context or Context(),
         title_coverage(reading.text),
         frozenset(e for e, _ in ranked if other_model_kind(reading.text, e)),
+        include,
     )
 
 
@@ -142,9 +147,38 @@ def find_lead(
     Entries whose titles name other cards or features than the question's are left out first;
     the fitted model then chooses among the candidates (`lead_model`). `retrieved`: what the
     corpus search found for the question, best first (an entry id per passage, None for a passage
-    of the guide); `context`: what the question brings besides its words."""
+    of the guide); `context`: what the question brings besides its words. A pasted error message
+    comes before all that: the entry that explains it leads (`error_messages`)."""
+    message = error_messages.pasted(reading.text)
+    if message is not None:
+        return _explaining(reading, retrieved, context, message.entries)
     options = _options(reading, retrieved, context)
     return None if options is None else _in_language(lead_model.choose(options), reading.language)
+
+
+def _explaining(
+    reading: Reading,
+    retrieved: list[str | None],
+    context: Context | None,
+    entries: tuple[str, ...],
+) -> Lead | None:
+    """The entry that explains a pasted error message: the only one, or the one the lead model
+    finds likeliest among those that explain it (the same message on a Mac or a CPU-only install)."""
+    chosen: tuple[str, float] = (entries[0], 1.0)
+    if len(entries) > 1:
+        options = _options(reading, retrieved, context, include=entries)
+        model = lead_model.load_model()
+        if options is not None and model is not None:
+            probs = model.probabilities(options)
+            among = [
+                (float(p), c.entry_id)
+                for c, p in zip(options.candidates, probs, strict=False)
+                if c.entry_id in entries
+            ]
+            if among:
+                probability, entry_id = max(among)
+                chosen = (entry_id, probability)
+    return _in_language(chosen, reading.language)
 
 
 def entry_probabilities(

@@ -223,13 +223,15 @@ def candidates(
     context: Context,
     coverage: dict[str, float] | None = None,
     other_kind: frozenset[str] = frozenset(),
+    include: Sequence[str] = (),
 ) -> Options:
     """The candidate entries and their features, and the features of choosing none.
 
     `ranked`: (entry id, cosine) nearest first, entries about other cards already left out;
     `median`: the question's median cosine over every entry; `keywords`: `keyword_scores`;
     `retrieved`: the searched passages' entry ids, best first (None for a guide passage);
-    `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model."""
+    `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model;
+    `include`: entries that are candidates however far they rank (those in `ranked`)."""
     scores = dict(ranked)
     covered = {e: (coverage or {}).get(e, 0.0) for e in scores}
     nearest = ranked[0][1] if ranked else median
@@ -254,7 +256,7 @@ def candidates(
     chosen = list(
         dict.fromkeys(
             [e for e, _ in ranked[:NEAREST]]
-            + [e for e in searched + by_keywords[:KEYWORD] if e in scores]
+            + [e for e in [*searched, *by_keywords[:KEYWORD], *include] if e in scores]
         )
     )
     top_covered = sorted(((e, covered[e]) for e in chosen), key=lambda x: -x[1])[:2]

@@ -158,6 +158,13 @@ class GpuCard(BaseModel):
         return "unified" in (self.memory_type or "")
 
     @property
+    def integrated(self) -> bool:
+        """A GPU built into the processor, with no memory of its own: it borrows part of the
+        computer's RAM ('System Shared' in the long-tail catalog: Intel UHD/Iris, AMD Radeon
+        Vega or 780M graphics)."""
+        return (self.memory_type or "").lower() == "system shared"
+
+    @property
     def fp64_fraction(self) -> float | None:
         """FP64 throughput as a fraction of FP32 (0.5 for '1/2')."""
         if self.fp64_ratio is None:

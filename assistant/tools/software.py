@@ -21,10 +21,11 @@ from assistant.knowledge.cuda_support import (
     version_key,
     wheels_for,
 )
+from assistant.knowledge.programs import Program, find_program
 from assistant.knowledge.sources import Source, dedupe_sources
 
 Supported = Literal["yes", "no", "partial", "not_applicable", "unknown"]
-SoftwareKind = Literal["cuda_toolkit", "pytorch", "unknown"]
+SoftwareKind = Literal["cuda_toolkit", "pytorch", "program", "unknown"]
 
 _VARIANT = re.compile(r"\bcu(\d{3})\b", re.IGNORECASE)
 _TORCH = re.compile(r"\b(?:py)?torch\s*(?:version\s*)?v?(\d\.\d{1,2})", re.IGNORECASE)
@@ -188,14 +189,19 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             reason_fr=f"GPU inconnu : {query.gpu!r}.",
             suggestions=suggestions,
         )
+    program = find_program(query.software)
+    if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
+        return _check_program(
+            {**base, "software": program.name, "kind": "program"}, program, vendor
+        )
     if vendor != "nvidia":
         return SoftwareSupportResult(
             **base,
             supported="not_applicable",
             reason=f"{name} is not an NVIDIA GPU: CUDA toolkits and CUDA builds of PyTorch do not "
-            "run on it (AMD uses ROCm builds, Apple uses MPS or MLX).",
+            "run on it (AMD uses ROCm builds, Apple MPS or MLX, Intel XPU builds).",
             reason_fr=f"{name} n'est pas un GPU NVIDIA : ni CUDA ni les versions CUDA de PyTorch "
-            "ne tournent dessus (AMD utilise les versions ROCm, Apple MPS ou MLX).",
+            "ne tournent dessus (AMD utilise les versions ROCm, Apple MPS ou MLX, Intel les versions XPU).",
         )
     arch = get_arch(cc) if cc else None
     if arch is None:
@@ -225,6 +231,133 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
         minimum=f"CUDA {arch.first_toolkit}",
         last=f"CUDA {arch.last_toolkit}" if arch.last_toolkit else None,
         sources=_sources(arch),
+    )
+
+
+_VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
+
+
+def _rocm_card(name: str) -> tuple[bool, str, list[Source]] | None:
+    """Whether AMD's ROCm tables list this AMD card, on which systems, and their sources; None
+    when the card is not in the catalog."""
+    from assistant.knowledge.matching import match_gpu
+    from assistant.knowledge.stacks import rocm_status
+
+    card = match_gpu(name).gpu
+    if card is None:
+        return None
+    status = rocm_status(card)
+    systems = [
+        s for s, ok in (("Linux", status.rocm_linux), ("Windows", status.hip_sdk_windows)) if ok
+    ]
+    return bool(systems), " and ".join(systems), list(status.sources)
+
+
+def _checked_by_wheels(program: Program, parsed: _Parsed) -> bool:
+    """A program with no NVIDIA figures of its own (PyTorch itself), asked with a PyTorch build or
+    a CUDA toolkit: on an NVIDIA card the wheel and toolkit tables answer, finer than a row."""
+    nvidia = program.nvidia
+    return nvidia.min_cc is None and not nvidia.only_cc and parsed.kind != "unknown"
+
+
+def _check_program(base: dict[str, Any], program: Program, vendor: str) -> SoftwareSupportResult:
+    """Whether a program's current releases run on the card: its NVIDIA compute capability
+    against the program's, or how the program runs on the card's vendor (ROCm, Metal...)."""
+    name, cc = base["gpu"], base["compute_capability"]
+    cpu = " It also runs on the CPU alone, much more slowly." if program.cpu else ""
+    cpu_fr = " Il tourne aussi sur le seul processeur, bien plus lentement." if program.cpu else ""
+    platform = program.platform(vendor)
+    if platform is not None:
+        maker = _VENDORS[vendor]
+        how = f" through {platform.how}" if platform.how else ""
+        how_fr = f" via {platform.how}" if platform.how else ""
+        said = {
+            "yes": (
+                f"{program.name} runs on {maker} GPUs{how}",
+                f"{program.name} tourne sur les GPU {maker}{how_fr}",
+            ),
+            "partial": (
+                f"{program.name} runs on some {maker} GPUs{how}",
+                f"{program.name} tourne sur certains GPU {maker}{how_fr}",
+            ),
+            "no": (
+                f"{program.name} does not run on {maker} GPUs",
+                f"{program.name} ne tourne pas sur les GPU {maker}",
+            ),
+            "unknown": (
+                f"Whether {program.name} runs on {maker} GPUs is not documented",
+                f"Le support des GPU {maker} par {program.name} n'est pas documenté",
+            ),
+        }[platform.supported]
+        note = f": {platform.note}" if platform.note else "."
+        note_fr = f" : {platform.note_fr or platform.note}" if platform.note else "."
+        supported, sources = platform.supported, list(program.sources)
+        rocm = _rocm_card(name) if vendor == "amd" and "rocm" in platform.how.lower() else None
+        if rocm is not None and supported in ("yes", "partial"):
+            # the program runs through ROCm: whether AMD lists this very card decides
+            listed, os_names, rocm_sources = rocm
+            if listed:
+                said = (
+                    f"{program.name} runs on {name}{how}: AMD's ROCm lists it ({os_names})",
+                    f"{program.name} tourne sur {name}{how_fr} : la liste ROCm d'AMD l'inclut "
+                    f"({os_names.replace(' and ', ' et ')})",
+                )
+                supported = "yes"
+            else:
+                said = (
+                    f"{name} is not on AMD's ROCm list, so {program.name} through ROCm is "
+                    "unsupported on it",
+                    f"{name} n'est pas sur la liste ROCm d'AMD : {program.name} via ROCm n'y "
+                    "est pas pris en charge",
+                )
+                supported = "no"
+            sources += rocm_sources
+            note, note_fr = (
+                (".", ".") if listed else (f"; {platform.note}", f" ; {platform.note_fr}")
+            )
+        slower = supported != "yes"
+        return SoftwareSupportResult(
+            **base,
+            supported=supported,
+            reason=f"{said[0]}{note}{cpu if slower else ''}",
+            reason_fr=f"{said[1]}{note_fr}{cpu_fr if slower else ''}",
+            sources=dedupe_sources(sources),
+        )
+    runs = program.nvidia.runs_on(cc) if cc else None
+    needs = f"compute capability {program.nvidia.floor()}"
+    needs_fr = f"une compute capability {program.nvidia.floor().replace('only', 'uniquement')}"
+    note = f" {program.nvidia.note}" if program.nvidia.note else ""
+    note_fr = f" {program.nvidia.note_fr or program.nvidia.note}" if program.nvidia.note else ""
+    if runs is None:
+        return SoftwareSupportResult(
+            **base,
+            supported="unknown",
+            reason=f"{program.name}'s documents give no compute capability to check {name} "
+            f"against.{note}",
+            reason_fr=f"La documentation de {program.name} ne donne pas de compute capability "
+            f"à comparer avec {name}.{note_fr}",
+            sources=program.sources,
+        )
+    where = f"{name} (CC {cc})"
+    if runs:
+        return SoftwareSupportResult(
+            **base,
+            supported="yes",
+            reason=f"{program.name} runs on {where}: its current releases need {needs}.{note}",
+            reason_fr=f"{program.name} tourne sur {where} : ses versions actuelles demandent "
+            f"{needs_fr}.{note_fr}",
+            sources=program.sources,
+        )
+    return SoftwareSupportResult(
+        **base,
+        supported="no",
+        reason=f"{program.name}'s current releases do not run on {where}: they need {needs}."
+        f"{note}{cpu}",
+        reason_fr=f"Les versions actuelles de {program.name} ne tournent pas sur {where} : "
+        f"elles demandent {needs_fr}.{note_fr}{cpu_fr}",
+        fix=program.nvidia.older or None,
+        fix_fr=program.nvidia.older_fr or program.nvidia.older or None,
+        sources=program.sources,
     )
 
 

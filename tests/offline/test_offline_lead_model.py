@@ -184,7 +184,8 @@ def test_two_questions_in_one_message_get_their_entries_in_order() -> None:
 def test_a_question_two_entries_answer_opens_with_one_of_them() -> None:
     # Two entries answer it (PyTorch on Intel GPUs; CUDA-only projects on Arc). The fitted choice
     # can decline to pick between near twins; the answer still opens with one of them, as the
-    # lead or as the nearest passage (a known weakness: it then says it can't answer exactly).
+    # lead or as the nearest passage (a known weakness: it then says it can't answer exactly), or
+    # with the software check's verdict on PyTorch for Intel GPUs (its XPU builds).
     from assistant.knowledge.entries import get_entry
 
     titles = [get_entry(i, "en").title for i in ("intel-pytorch-xpu", "intel-arc-cuda-only-apps")]  # type: ignore[union-attr]
@@ -193,4 +194,4 @@ def test_a_question_two_entries_answer_opens_with_one_of_them() -> None:
             :2
         ]
     )
-    assert any(f"*{t}" in opening for t in titles), opening[:400]
+    assert any(f"*{t}" in opening for t in titles) or "XPU" in opening.split("\n")[0], opening[:400]

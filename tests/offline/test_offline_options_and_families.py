@@ -41,9 +41,13 @@ def test_a_series_names_the_family_cards() -> None:
 def test_support_of_a_radeon_is_asked_of_rocm() -> None:
     assert extract_entities("Will the RX 7900 XTX be supported?").topics == ["rocm_hip"]
     assert extract_entities("Is the RX 7900 XTX fast?").topics == []
-    assert ("gpu_capability", {"gpu": "Radeon RX 6600", "topic": "rocm_hip"}) in _calls(
-        "does pytorch support my RX 6600?"
+    # PyTorch on a Radeon: ROCm's own check, or the software check that reads AMD's ROCm list
+    calls = _calls("does pytorch support my RX 6600?")
+    assert ("gpu_capability", {"gpu": "Radeon RX 6600", "topic": "rocm_hip"}) in calls or any(
+        name == "software_support" and args["gpu"] == "Radeon RX 6600" for name, args in calls
     )
+    text = ask("does pytorch support my RX 6600?").text
+    assert "ROCm" in text.split("\n\n")[0]
 
 
 def test_options_are_sized_one_by_one_never_pooled() -> None:

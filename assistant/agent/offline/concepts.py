@@ -17,6 +17,7 @@ def concept_patterns() -> dict[str, re.Pattern[str]]:
     out = {}
     for concept, table in tomllib.loads(text).items():
         terms = [fold(t) for lang in ("en", "fr") for t in table.get(lang, [])]
+        terms += _names_from(table.get("names_from"))
         parts = [
             r"(?<!\w)"
             + re.escape(t.rstrip("*")).replace(r"\ \*\ ", r"\s+\S+\s+")
@@ -25,6 +26,27 @@ def concept_patterns() -> dict[str, re.Pattern[str]]:
         ] + [_bounded(fold(p)) for p in table.get("patterns", [])]
         out[concept] = re.compile("|".join(parts), re.IGNORECASE)
     return out
+
+
+def _names_from(data: str | None) -> list[str]:
+    """Terms a concept takes from a data file instead of listing them: "programs", the names of
+    the programs whose GPU support the software tool checks."""
+    if data is None:
+        return []
+    if data != "programs":
+        raise ValueError(f"concepts.toml: unknown names_from {data!r}")
+    from assistant.knowledge.programs import program_names
+
+    return program_names()
+
+
+def vocabulary_text() -> str:
+    """The vocabulary as text: concepts.toml and the names it takes from data (what the router
+    was fitted on; a change in either makes it stale)."""
+    text = resources.files("assistant.agent.offline").joinpath("concepts.toml").read_text("utf-8")
+    from assistant.knowledge.programs import program_names
+
+    return text + "\n# names_from programs: " + " | ".join(program_names())
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")

@@ -28,14 +28,15 @@ if TYPE_CHECKING:
 log = get_logger(__name__)
 
 PACKAGE = "assistant.agent.offline"
-VOCABULARY_FILE = "concepts.toml"
 WEIGHTS_FILE = "router_weights.json"
 
 
 @lru_cache(maxsize=1)
 def vocabulary_text() -> str:
-    """The text of concepts.toml, the one vocabulary of concepts."""
-    return resources.files(PACKAGE).joinpath(VOCABULARY_FILE).read_text("utf-8")
+    """The one vocabulary of concepts: concepts.toml and the names it takes from data."""
+    from assistant.agent.offline.concepts import vocabulary_text as text
+
+    return text()
 
 
 def concepts() -> dict[str, re.Pattern[str]]:

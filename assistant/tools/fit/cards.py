@@ -104,6 +104,21 @@ def _lookup(name: str) -> tuple[GpuCard | None, list[str]]:
     return match.gpu, list(match.suggestions)
 
 
+def integrated_note(card: GpuCard) -> str:
+    """Why no model is sized on an integrated GPU."""
+    cuda = (
+        ""
+        if card.vendor == "nvidia"
+        else "; it is not an NVIDIA GPU, so CUDA programs do not run on it"
+    )
+    return (
+        f"{card.name} is an integrated GPU: it has no memory of its own and borrows part of the "
+        f"computer's RAM (what Windows shows as shared GPU memory){cuda}. Models run on it only "
+        "through backends made for it (OpenVINO, DirectML, Vulkan builds of llama.cpp), and "
+        "slowly; a dedicated GPU or a free notebook GPU (Colab, Kaggle) does far more."
+    )
+
+
 def _named(entries: list[str], default_count: int, vram_gb: float | None) -> CardSet:
     result = CardSet([], [], [], [])
     pairs = [pair for entry in entries for pair in split_cards(entry)]
@@ -114,6 +129,9 @@ def _named(entries: list[str], default_count: int, vram_gb: float | None) -> Car
         if card is None:
             result.problems.append(f"Unknown GPU {name!r}: not in the catalog.")
             result.suggestions.extend(n for n in near if n not in result.suggestions)
+            continue
+        if card.integrated:  # "8 GB shared" is the computer's RAM, not memory to size against
+            result.problems.append(integrated_note(card))
             continue
         if not (vram_gb or card.vram_gb):
             result.problems.append(f"The catalog has no memory size for {card.name}.")

@@ -1,4 +1,5 @@
-"""Software support: "newest CUDA toolkit for a GTX 1080?", "PyTorch cu124 on an RTX 5090?"."""
+"""Software support: "newest CUDA toolkit for a GTX 1080?", "PyTorch cu124 on an RTX 5090?",
+"does Ollama run on a Tesla M60?"."""
 
 from __future__ import annotations
 
@@ -106,6 +107,8 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         head = _newest_line(result, lang) if result.minimum else reason
     else:
         en, fr = _HEADS[result.supported]
+        if result.kind == "program" and result.supported == "partial":
+            en, fr = "Partly", "En partie"
         head = f"**{pick(lang, en, fr)}** — {reason}"
     lines = [head]
     fix = pick(lang, result.fix or "", result.fix_fr or result.fix or "")
@@ -146,5 +149,5 @@ SKILL = Skill(
     render=render,
     search_hint="CUDA toolkit PyTorch compute capability",
     slots=("gpus", "unknown_gpus"),
-    concepts=("software",),
+    concepts=("software", "program"),
 )

@@ -237,6 +237,14 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
 _VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 
+def _integrated(name: str) -> bool:
+    """The catalog's card of this name is an integrated GPU (system-shared memory)."""
+    from assistant.knowledge.matching import match_gpu
+
+    card = match_gpu(name).gpu
+    return card is not None and card.integrated
+
+
 def _rocm_card(name: str) -> tuple[bool, str, list[Source]] | None:
     """Whether AMD's ROCm tables list this AMD card, on which systems, and their sources; None
     when the card is not in the catalog."""
@@ -316,6 +324,18 @@ def _check_program(base: dict[str, Any], program: Program, vendor: str) -> Softw
                 (".", ".") if listed else (f"; {platform.note}", f" ; {platform.note_fr}")
             )
         slower = supported != "yes"
+        if _integrated(name) and supported in ("yes", "partial"):
+            note += (
+                f" But {name} is an integrated GPU: it borrows part of the computer's RAM, is far "
+                f"slower than a dedicated card, and {program.name}'s {platform.how or 'GPU'} "
+                "support may not cover integrated graphics."
+            )
+            note_fr += (
+                f" Mais {name} est un GPU intégré : il emprunte une partie de la mémoire vive de "
+                f"l'ordinateur, est bien plus lent qu'une carte dédiée, et le support "
+                f"{platform.how or 'GPU'} de {program.name} peut ne pas couvrir les GPU intégrés."
+            )
+            supported = "partial"
         return SoftwareSupportResult(
             **base,
             supported=supported,

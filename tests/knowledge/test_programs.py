@@ -60,3 +60,24 @@ def test_another_vendors_card_gets_the_programs_way_of_running_there() -> None:
 def test_pytorch_on_an_nvidia_card_is_still_checked_wheel_by_wheel() -> None:
     result = software_support(SoftwareSupportQuery(gpu="GTX 1060", software="latest PyTorch"))
     assert result.kind == "pytorch" and result.wheels
+
+
+def test_a_program_on_an_integrated_gpu_is_at_most_partly_supported_and_says_why() -> None:
+    result = software_support(SoftwareSupportQuery(gpu="Intel UHD Graphic 630", software="Fooocus"))
+    assert result.gpu == "UHD Graphics 630"  # "Graphic", singular, is the same filler word
+    assert result.supported in ("partial", "no") and "integrated GPU" in result.reason
+
+
+def test_a_model_is_not_sized_against_the_ram_an_integrated_gpu_borrows() -> None:
+    from assistant.tools.fit import FitQuery, estimate_fit
+
+    result = estimate_fit(FitQuery(model="Stable Diffusion 1.5", gpu="UHD 620", vram_gb=8))
+    assert result.verdict == "unknown" and "integrated GPU" in result.message
+
+
+def test_the_programs_verdict_opens_the_answer_before_any_card_comparison() -> None:
+    from assistant import ask
+
+    text = ask("Does DeepFaceLab work with an Intel Arc A770 or an RTX 3060?").text
+    assert text.split("\n\n")[0].startswith("**"), text[:300]
+    assert "DeepFaceLab" in text.split("\n\n")[0]

@@ -428,6 +428,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
     from assistant.agent.offline.options import weigh_options
 
     sections: list[str] = []
+    program_first: list[str] = []
     errors = 0
     weighed = weigh_options(reading, results)
     if weighed is not None:
@@ -449,13 +450,28 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         for result in failed:
             errors += 1
             sections.append(_error_section(result, reading.language))
-        for text in texts:
+        verdicts = [_program_verdict(r) for r in ok]
+        for text, verdict in zip(texts, verdicts, strict=False):
             text = (text or "").strip()
             if text and text not in sections:
                 sections.append(text)
+                if verdict:
+                    program_first.append(text)
         if name == "gpu_capability" and ruled_out:
             sections.append(ruled_out)
-    return sections, errors
+    # "Does DeepFaceLab work on an Arc A770?": the program's verdict answers it, before any
+    # comparison of the cards named
+    return program_first + [t for t in sections if t not in program_first], errors
+
+
+def _program_verdict(result: ToolResult) -> bool:
+    """A software check of a program on a card, with a verdict (not an unknown card)."""
+    payload = result.result if isinstance(result.result, dict) else {}
+    return (
+        result.name == "software_support"
+        and payload.get("kind") == "program"
+        and payload.get("supported") in ("yes", "no", "partial")
+    )
 
 
 def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
@@ -487,6 +503,10 @@ def _lead_of(
     """The fitted lead for this reading, given the searched passages' entry ids. A failure the
     asker reports (an out-of-memory error, a very slow run) next to an estimate that would only
     contradict it ("it fits") is led by the likeliest entry, even one the model is unsure of."""
+    from assistant.agent.offline.error_messages import pasted
+
+    if any(_program_verdict(r) for r in results) and pasted(reading.text) is None:
+        return None  # "does Fooocus run on my UHD 630?": the program's sourced verdict answers
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     lead = knowledge_lead.find_lead(reading, found, context)
     estimated = {r.name for r in results if r.error is None} & _ESTIMATES

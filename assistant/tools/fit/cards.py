@@ -227,7 +227,10 @@ def resolve_cards(query: FitQuery) -> CardSet:
     names = [*query.gpus] if query.gpus else ([query.gpu] if query.gpu else [])
     if names:
         found = _named(names, query.num_gpus, query.vram_gb)
-        if found.problems and query.vram_gb is not None and not query.gpus:
+        integrated = any(card is not None and card.integrated for card, _ in map(_lookup, names))
+        if found.problems and query.vram_gb is not None and not query.gpus and not integrated:
+            # an unknown card with its memory given: sized on that memory (not an integrated
+            # GPU's "8 GB shared", which is the computer's RAM)
             size = Slot(name=f"{query.vram_gb:g} GB card", vram_gb=query.vram_gb, origin="size")
             return CardSet([size] * query.num_gpus, [], found.suggestions, [])
         return found

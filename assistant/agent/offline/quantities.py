@@ -169,6 +169,10 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}
+    if psu_index is not None:
+        # '1000 W PSU... so 1 kW x 24 h?': the supply's rating said again is still no draw
+        rating = watts[psu_index][2]
+        skip |= {i for i, (_, _, w) in enumerate(watts) if w == rating}
     load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
     card_w: dict[str, float] = {}
     ordered = sorted(card_spans, key=lambda c: c[1])

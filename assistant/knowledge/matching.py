@@ -46,6 +46,18 @@ _MEM_TOKEN = re.compile(r"^\d{1,3}gb$")
 _MODEL_LIKE = re.compile(r"^[a-z]{0,4}\d{2,5}[a-z]{0,3}$")
 _SIZE_LIKE = re.compile(r"^\d+(b|m|k|gb|tb|mb|w|h|s|p|fps|px)$")
 _FAMILY_WORDS = ("gtx", "rtx", "rx", "gt", "arc")
+_BILLIONS = re.compile(r"^\d+(?:[.,]\d+)?b$")
+SIZES_SPAN = 3  # tokens on either side where another parameter count makes "650m" a size too
+
+
+def _among_sizes(toks: list[str], i: int) -> bool:
+    """A bare 'NNNm' next to parameter counts in billions ('650M, 3B or 15B') is one of them."""
+    if toks[i - 1 : i] and toks[i - 1] in _FAMILY_WORDS:
+        return False  # 'GT 650M'
+    near = toks[max(0, i - SIZES_SPAN) : i] + toks[i + 1 : i + 1 + SIZES_SPAN]
+    return toks[i].endswith("m") and any(_BILLIONS.match(t) for t in near)
+
+
 # A size followed by one of these counts parameters or tokens ("650M parameters"), not a card.
 _COUNTED = re.compile(r"^(param|parameter|parametre|token|model|modele|weight|poid)s?$")
 # A number followed by one of these is a quantity ("100 hours", "300 W"), not a card's model number.
@@ -488,9 +500,9 @@ def _scan(
                 if (
                     n == 1
                     and _SIZE_LIKE.match(toks[i])
-                    and _COUNTED.match(" ".join(toks[i + 1 : i + 2]))
+                    and (_COUNTED.match(" ".join(toks[i + 1 : i + 2])) or _among_sizes(toks, i))
                 ):
-                    continue  # '650M parameters' is a size; 'GT 650M' is a card
+                    continue  # '650M parameters', '650M, 3B or 15B' are sizes; 'GT 650M' a card
                 entry = index.get(window)
                 if entry:
                     hit_len, hit_card, hit_layer = n, entry[0], layer

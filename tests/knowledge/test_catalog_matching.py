@@ -273,6 +273,10 @@ def test_a_laptop_model_number_after_its_series_is_a_card_not_a_size() -> None:
     # a size followed by what it counts stays a size
     names = [c.name for c in find_gpu_mentions("a 650M parameter model on a GTX 1060")]
     assert "GeForce GT 650M" not in names and names
+    # and so does one listed among parameter counts in billions
+    sizes = [c.name for c in find_gpu_mentions("ESM-2 on one A100 40GB: 650M, 3B or 15B?")]
+    assert "GeForce GT 650M" not in sizes and sizes
+    assert "GeForce GT 650M" not in [c.name for c in find_gpu_mentions("650M or 3B model?")]
 
 
 def test_a_capital_s_after_a_model_number_is_its_super_card_where_one_exists() -> None:

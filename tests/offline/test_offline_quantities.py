@@ -97,3 +97,21 @@ def test_stated_energy_figure() -> None:
 )
 def test_a_job_repeated(text: str, per_year: float | None) -> None:
     assert extract_entities(text).repeats_per_year == per_year
+
+
+def test_machines_each_with_one_card_count_every_card() -> None:
+    from assistant.agent.offline.planner import tool_calls_for
+    from assistant.agent.offline.reading import Conversation, read_turn
+
+    def power_args(text: str) -> dict[str, object]:
+        calls = tool_calls_for(read_turn(Conversation(text)))
+        return next(c.args for c in calls if c.name == "power_cost")
+
+    lab = power_args(
+        "If all 20 lab PCs had an RTX 4060 running 6 hours a day, what's the electricity bill?"
+    )
+    assert (lab["gpu_count"], lab["machines"]) == (20, 20)
+    racks = power_args("4 servers of 8x H100, electricity per month at 0.12 $/kWh?")
+    assert (racks["gpu_count"], racks["machines"]) == (32, 4)
+    nodes = power_args("2 nœuds avec 8 A100 chacun, combien d'électricité par mois ?")
+    assert nodes["gpu_count"] == 16

@@ -512,6 +512,10 @@ def _stack_topic(text: str, gpus: list[str]) -> list[str]:
 
 
 # '2 servers with 8x H100 each': the count written before the card is per machine.
+# '4 servers of 8x H100', '2 nœuds avec 8 A100': the count after the machines is per machine
+_MACHINE_OF = re.compile(
+    r"\S+\s+(?:of|with|each with|de|avec|à)\s+(?:\d{1,2}\s*[x×]?\s*)?", re.IGNORECASE
+)
 _PER_MACHINE = re.compile(
     r"^[\w\s-]{0,20}?\b(?:each|apiece|per (?:server|node|machine|box)|in each|chacun|chacune|"
     r"par (?:serveur|n(?:œ|oe)ud|machine))\b",
@@ -675,7 +679,9 @@ def extract_entities(text: str) -> Entities:
     ent.pue, ent.servers = read_pue(text), in_servers(text)
     ent.machines, inside = read_machines(text)
     ent.counts_per_machine = inside is not None and any(
-        inside[0] <= s.start < inside[1] or _PER_MACHINE.match(text[s.end : s.end + 40])
+        inside[0] <= s.start < inside[1]
+        or _PER_MACHINE.match(text[s.end : s.end + 40])
+        or bool(_MACHINE_OF.fullmatch(text[inside[1] : s.start]))
         for s in every
     )
     ent.power_options = list(power.load_options)

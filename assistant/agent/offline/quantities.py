@@ -308,7 +308,10 @@ def read_pue(text: str) -> float | None:
 
 @lru_cache(maxsize=1)
 def _machines_pattern() -> re.Pattern[str]:
-    nouns = r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes"
+    nouns = (
+        r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes|pcs|"
+        r"computers|workstations|desktops|ordinateurs|postes"
+    )
     return re.compile(
         rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"
         rf"(?:{nouns})\b",

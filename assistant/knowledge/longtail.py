@@ -175,6 +175,22 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
         figure_sources=figure_sources,
         curated=False,
         provenance=provenance,
+        notes=_variants_note(row),
+    )
+
+
+def _variants_note(row: dict[str, Any]) -> str | None:
+    """Other chips sold under the card's name, said so the asker can check which one they have."""
+    seen = {
+        f"{chip} ({arch}" + (f", CC {key[0]}.{key[1]}" if key[0] >= 0 else "") + ")"
+        for chip, arch, key in row.get("_variants", [])
+        if chip and key != _chip_key(row)  # a revision of the same chip (GK208B) is no variant
+    }
+    if not seen:
+        return None
+    return (
+        f"Also sold under this name with another chip: {', '.join(sorted(seen))}; these figures "
+        f"are the {row.get('gpu_name')}'s. `nvidia-smi -q` or GPU-Z shows which one you have."
     )
 
 
@@ -212,8 +228,27 @@ def long_tail_rows() -> LongTailRows:
             shadowed.append((name, hit))
             rows.pop(name, None)
             continue
-        rows[name] = row
+        rows[name] = _newer_chip(rows.get(name), row)
     return LongTailRows(rows=rows, shadowed=shadowed)
+
+
+def _chip_key(row: dict[str, Any]) -> tuple[int, int]:
+    major, minor = row.get("cuda_major_version"), row.get("cuda_minor_version")
+    return (int(major), int(minor)) if major is not None and minor is not None else (-1, -1)
+
+
+def _newer_chip(kept: dict[str, Any] | None, row: dict[str, Any]) -> dict[str, Any]:
+    """Of two rows with one name (a GT 730 sold with a Kepler GK208 or an old Fermi GF108), the
+    one with the newer chip (higher compute capability; on a tie the later row); the other is
+    remembered as a variant sold under the same name."""
+    if kept is None:
+        return row
+    if kept.get("gpu_name") == row.get("gpu_name"):
+        return row if _chip_key(row) >= _chip_key(kept) else kept
+    new, old = (row, kept) if _chip_key(row) >= _chip_key(kept) else (kept, row)
+    variants = [*old.get("_variants", []), *new.get("_variants", [])]
+    variants.append((old.get("gpu_name"), old.get("architecture"), _chip_key(old)))
+    return {**new, "_variants": variants}
 
 
 @cache

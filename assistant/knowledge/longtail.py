@@ -240,11 +240,10 @@ def _chip_key(row: dict[str, Any]) -> tuple[int, int]:
 def _newer_chip(kept: dict[str, Any] | None, row: dict[str, Any]) -> dict[str, Any]:
     """Of two rows with one name (a GT 730 sold with a Kepler GK208 or an old Fermi GF108), the
     one with the newer chip (higher compute capability; on a tie the later row); the other is
-    remembered as a variant sold under the same name."""
+    remembered as a variant (`_variants_note` leaves out those with the same compute capability,
+    a revision of the same chip or a duplicate row)."""
     if kept is None:
         return row
-    if kept.get("gpu_name") == row.get("gpu_name"):
-        return row if _chip_key(row) >= _chip_key(kept) else kept
     new, old = (row, kept) if _chip_key(row) >= _chip_key(kept) else (kept, row)
     variants = [*old.get("_variants", []), *new.get("_variants", [])]
     variants.append((old.get("gpu_name"), old.get("architecture"), _chip_key(old)))

@@ -21,6 +21,7 @@ from assistant.knowledge.cuda_support import (
     version_key,
     wheels_for,
 )
+from assistant.knowledge.gpus import GpuCard
 from assistant.knowledge.programs import Program, find_program
 from assistant.knowledge.sources import Source, dedupe_sources
 
@@ -145,18 +146,19 @@ def _parse_asked(text: str) -> _Parsed:
     return _Parsed(kind="unknown", label=text.strip())
 
 
-def _resolve_gpu(text: str) -> tuple[str, str | None, str | None, list[str]]:
-    """(display name, CC or None, vendor or None, suggestions)."""
+def _resolve_gpu(text: str) -> tuple[str, str | None, str | None, list[str], GpuCard | None]:
+    """(display name, CC or None, vendor or None, suggestions, the catalog card if one matched)."""
     cc = parse_cc(text)
     if cc:
-        return f"compute capability {cc}", cc, "nvidia", []
+        return f"compute capability {cc}", cc, "nvidia", [], None
     from assistant.knowledge.matching import match_gpu
 
     match = match_gpu(text)
     if match.gpu is None:
-        return text.strip(), None, None, list(match.suggestions) or list(match.alternatives)
+        suggestions = list(match.suggestions) or list(match.alternatives)
+        return text.strip(), None, None, suggestions, None
     card = match.gpu
-    return card.name, card.compute_capability, card.vendor, []
+    return card.name, card.compute_capability, card.vendor, [], card
 
 
 def _sources(arch: ArchSupport | None, *more: list[Source]) -> list[Source]:
@@ -173,7 +175,7 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     an RTX 5090?': yes/no, the first and last versions that support the card's compute capability,
     the minimum driver, the PyTorch wheels that ship kernels for it, and the fix, with sources.
     """
-    name, cc, vendor, suggestions = _resolve_gpu(query.gpu)
+    name, cc, vendor, suggestions, card = _resolve_gpu(query.gpu)
     parsed = _parse_software(query.software)
     base: dict[str, Any] = {
         "gpu": name,
@@ -192,7 +194,7 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     program = find_program(query.software)
     if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
         return _check_program(
-            {**base, "software": program.name, "kind": "program"}, program, vendor
+            {**base, "software": program.name, "kind": "program"}, program, vendor, card
         )
     if vendor != "nvidia":
         return SoftwareSupportResult(
@@ -237,21 +239,11 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
 _VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 
-def _integrated(name: str) -> bool:
-    """The catalog's card of this name is an integrated GPU (system-shared memory)."""
-    from assistant.knowledge.matching import match_gpu
-
-    card = match_gpu(name).gpu
-    return card is not None and card.integrated
-
-
-def _rocm_card(name: str) -> tuple[bool, str, list[Source]] | None:
+def _rocm_card(card: GpuCard | None) -> tuple[bool, str, list[Source]] | None:
     """Whether AMD's ROCm tables list this AMD card, on which systems, and their sources; None
     when the card is not in the catalog."""
-    from assistant.knowledge.matching import match_gpu
     from assistant.knowledge.stacks import rocm_status
 
-    card = match_gpu(name).gpu
     if card is None:
         return None
     status = rocm_status(card)
@@ -268,7 +260,9 @@ def _checked_by_wheels(program: Program, parsed: _Parsed) -> bool:
     return nvidia.min_cc is None and not nvidia.only_cc and parsed.kind != "unknown"
 
 
-def _check_program(base: dict[str, Any], program: Program, vendor: str) -> SoftwareSupportResult:
+def _check_program(
+    base: dict[str, Any], program: Program, vendor: str, card: GpuCard | None
+) -> SoftwareSupportResult:
     """Whether a program's current releases run on the card: its NVIDIA compute capability
     against the program's, or how the program runs on the card's vendor (ROCm, Metal...)."""
     name, cc = base["gpu"], base["compute_capability"]
@@ -300,7 +294,7 @@ def _check_program(base: dict[str, Any], program: Program, vendor: str) -> Softw
         note = f": {platform.note}" if platform.note else "."
         note_fr = f" : {platform.note_fr or platform.note}" if platform.note else "."
         supported, sources = platform.supported, list(program.sources)
-        rocm = _rocm_card(name) if vendor == "amd" and "rocm" in platform.how.lower() else None
+        rocm = _rocm_card(card) if vendor == "amd" and "rocm" in platform.how.lower() else None
         if rocm is not None and supported in ("yes", "partial"):
             # the program runs through ROCm: whether AMD lists this very card decides
             listed, os_names, rocm_sources = rocm
@@ -324,7 +318,7 @@ def _check_program(base: dict[str, Any], program: Program, vendor: str) -> Softw
                 (".", ".") if listed else (f"; {platform.note}", f" ; {platform.note_fr}")
             )
         slower = supported != "yes"
-        if _integrated(name) and supported in ("yes", "partial"):
+        if card is not None and card.integrated and supported in ("yes", "partial"):
             note += (
                 f" But {name} is an integrated GPU: it borrows part of the computer's RAM, is far "
                 f"slower than a dedicated card, and {program.name}'s {platform.how or 'GPU'} "

@@ -10,12 +10,15 @@ from importlib import resources
 from assistant.knowledge.names import fold
 
 
+def _concepts_file() -> str:
+    return resources.files("assistant.agent.offline").joinpath("concepts.toml").read_text("utf-8")
+
+
 @lru_cache(maxsize=1)
 def concept_patterns() -> dict[str, re.Pattern[str]]:
     """concept id → one pattern over its English and French terms (folded)."""
-    text = resources.files("assistant.agent.offline").joinpath("concepts.toml").read_text("utf-8")
     out = {}
-    for concept, table in tomllib.loads(text).items():
+    for concept, table in tomllib.loads(_concepts_file()).items():
         terms = [fold(t) for lang in ("en", "fr") for t in table.get(lang, [])]
         terms += _names_from(table.get("names_from"))
         parts = [
@@ -43,10 +46,9 @@ def _names_from(data: str | None) -> list[str]:
 def vocabulary_text() -> str:
     """The vocabulary as text: concepts.toml and the names it takes from data (what the router
     was fitted on; a change in either makes it stale)."""
-    text = resources.files("assistant.agent.offline").joinpath("concepts.toml").read_text("utf-8")
     from assistant.knowledge.programs import program_names
 
-    return text + "\n# names_from programs: " + " | ".join(program_names())
+    return _concepts_file() + "\n# names_from programs: " + " | ".join(program_names())
 
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")

@@ -46,6 +46,7 @@ class CardSet:
     problems: list[str]
     suggestions: list[str]
     notes: list[str]
+    integrated: bool = False  # a card named is an integrated GPU (its "memory" is borrowed RAM)
 
     @property
     def total_vram_gb(self) -> float:
@@ -132,6 +133,7 @@ def _named(entries: list[str], default_count: int, vram_gb: float | None) -> Car
             continue
         if card.integrated:  # "8 GB shared" is the computer's RAM, not memory to size against
             result.problems.append(integrated_note(card))
+            result.integrated = True
             continue
         if not (vram_gb or card.vram_gb):
             result.problems.append(f"The catalog has no memory size for {card.name}.")
@@ -227,8 +229,7 @@ def resolve_cards(query: FitQuery) -> CardSet:
     names = [*query.gpus] if query.gpus else ([query.gpu] if query.gpu else [])
     if names:
         found = _named(names, query.num_gpus, query.vram_gb)
-        integrated = any(card is not None and card.integrated for card, _ in map(_lookup, names))
-        if found.problems and query.vram_gb is not None and not query.gpus and not integrated:
+        if found.problems and query.vram_gb is not None and not query.gpus and not found.integrated:
             # an unknown card with its memory given: sized on that memory (not an integrated
             # GPU's "8 GB shared", which is the computer's RAM)
             size = Slot(name=f"{query.vram_gb:g} GB card", vram_gb=query.vram_gb, origin="size")

@@ -1,7 +1,8 @@
-"""The one place that converts, formats and reads amounts of money (EUR and USD).
+"""The one place that converts, formats and reads amounts of money (EUR, USD and GBP).
 
-The exchange rate is an assumption, not a fact: it comes from the settings
-(`GPU_ADVISOR_USD_PER_EUR`) unless a caller passes one, and every cost result states it.
+The exchange rates are assumptions, not facts: they come from the settings
+(`GPU_ADVISOR_USD_PER_EUR`, `GPU_ADVISOR_EUR_PER_GBP`) unless a caller passes one, and every cost
+result states the ones it uses. Pounds convert through the euro.
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from assistant.language import Lang
 
-Currency = Literal["EUR", "USD"]
+Currency = Literal["EUR", "USD", "GBP"]
 
 Period = Literal["hour", "month", "day", "kwh"]
 
-CURRENCIES: tuple[Currency, ...] = ("EUR", "USD")
-SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$"}
+CURRENCIES: tuple[Currency, ...] = ("EUR", "USD", "GBP")
+SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 
 class Money(BaseModel):
@@ -28,7 +29,7 @@ class Money(BaseModel):
     model_config = ConfigDict(allow_inf_nan=False, frozen=True)
 
     amount: float = Field(description="The amount, in `currency`")
-    currency: Currency = Field(description="EUR or USD")
+    currency: Currency = Field(description="EUR, USD or GBP")
 
     def to(self, currency: Currency, usd_per_eur: float | None = None) -> Money:
         """The same amount in another currency, at `usd_per_eur` (default: the settings' rate)."""
@@ -42,7 +43,8 @@ class Money(BaseModel):
 
 
 def normalize_currency(value: str | None) -> Currency:
-    """'eur', '€', 'euros', 'usd', '$', 'dollars' → 'EUR'/'USD'; None → the configured currency."""
+    """'eur', '€', 'euros', 'usd', '$', 'dollars', 'gbp', '£', 'pounds' → 'EUR'/'USD'/'GBP';
+    None → the configured currency."""
     if value is None:
         from assistant.settings import get_settings
 
@@ -52,7 +54,9 @@ def normalize_currency(value: str | None) -> Currency:
         return "EUR"
     if key in {"usd", "$", "us$", "dollar", "dollars"}:
         return "USD"
-    raise ValueError(f"unknown currency {value!r}: use EUR or USD")
+    if key in {"gbp", "£", "pound", "pounds", "livre", "livres"}:
+        return "GBP"
+    raise ValueError(f"unknown currency {value!r}: use EUR, USD or GBP")
 
 
 def exchange_rate(usd_per_eur: float | None = None) -> float:
@@ -83,21 +87,36 @@ def configured_electricity_price(currency: Currency, usd_per_eur: float | None =
 def convert(
     amount: float, from_cur: Currency, to_cur: Currency, usd_per_eur: float | None = None
 ) -> float:
-    """Convert an amount between EUR and USD at `usd_per_eur` (default: the settings' rate)."""
+    """Convert an amount between EUR, USD and GBP at `usd_per_eur` (default: the settings' rate)
+    and the configured pound rate; pounds go through the euro."""
     if from_cur == to_cur:
         return float(amount)
     rate = exchange_rate(usd_per_eur)
-    if from_cur == "EUR" and to_cur == "USD":
-        return amount * rate
-    if from_cur == "USD" and to_cur == "EUR":
-        return amount / rate
-    raise ValueError(f"cannot convert {from_cur} to {to_cur}")
+    eur = {"EUR": 1.0, "USD": 1 / rate, "GBP": pound_rate()}  # euros per unit
+    if from_cur not in eur or to_cur not in eur:
+        raise ValueError(f"cannot convert {from_cur} to {to_cur}")
+    return amount * eur[from_cur] / eur[to_cur]
+
+
+def pound_rate() -> float:
+    """EUR per GBP: the configured rate (GPU_ADVISOR_EUR_PER_GBP)."""
+    from assistant.settings import get_settings
+
+    return float(get_settings().eur_per_gbp)
 
 
 def rate_assumption(usd_per_eur: float | None = None) -> str:
     """The sentence every converted result carries."""
     rate = exchange_rate(usd_per_eur)
     return f"Exchange rate assumed: 1 EUR = {rate:.4g} USD (configurable with GPU_ADVISOR_USD_PER_EUR)."
+
+
+def pound_assumption() -> str:
+    """The sentence a result in pounds carries besides the euro-dollar rate."""
+    return (
+        f"Exchange rate assumed: 1 GBP = {pound_rate():.4g} EUR "
+        "(configurable with GPU_ADVISOR_EUR_PER_GBP)."
+    )
 
 
 def _group(integer: str, sep: str) -> str:
@@ -162,8 +181,8 @@ class ParsedMoney(BaseModel):
 _SPACE = "[ \u00a0\u202f]"
 # 1 500 / 1 500,50 / 1,500.50 / 2.50 / 0,80 / 200
 _NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
-_CUR_PREFIX = r"US\$|\$|€|USD|EUR"
-_CUR_SUFFIX = r"€|\$|US\$|euros?\b|eur\b|usd\b|dollars?\b"
+_CUR_PREFIX = r"US\$|\$|€|£|USD|EUR|GBP"
+_CUR_SUFFIX = r"€|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
 _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
@@ -178,7 +197,10 @@ _KWH_BEFORE = re.compile(
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
 _K = r"(?P<k>\s?k(?![a-z]))?"  # 2k€, $1.5k
-_CENTS = r"(?P<cents>centimes?|cents?|ct|¢|c(?=\s*/\s*kwh))(?![a-z])(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
+_CENTS = (
+    r"(?P<cents>centimes?|cents?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
+    r"(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
+)
 _PATTERNS = [
     re.compile(
         rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_K}{_PER}",
@@ -191,8 +213,10 @@ _PATTERNS = [
     # "15 cents/kWh", "20 centimes le kWh": hundredths of the currency
     re.compile(rf"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)?){_RANGE}{_SPACE}?{_CENTS}{_PER}", re.I),
 ]
-# "cents" alone are dollar cents; "centimes", "ct" and "cents d'euro" are euro cents.
+# "cents" alone are dollar cents; "centimes", "ct" and "cents d'euro" are euro cents; "28p per
+# kWh" and "pence" are pennies.
 _EURO_CENTS = {"centime", "centimes", "ct"}
+_PENCE = {"p", "pence"}
 
 
 _GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
@@ -240,8 +264,9 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 continue
             cents = "cents" in m.groupdict() and m.group("cents")
             if cents:
-                euro = m.group("of_euro") or m.group("cents").lower() in _EURO_CENTS
-                cur: Currency = "EUR" if euro else "USD"
+                unit = m.group("cents").lower()
+                euro = m.group("of_euro") or unit in _EURO_CENTS
+                cur: Currency = "GBP" if unit in _PENCE else "EUR" if euro else "USD"
             else:
                 cur = normalize_currency(m.group("cur").replace("US$", "$"))
             prefix_style = index == 0

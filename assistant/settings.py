@@ -40,6 +40,7 @@ class Settings(BaseSettings):
     # Money assumptions, stated in every cost result that uses them.
     currency: str = "EUR"
     usd_per_eur: float = Field(default=1.08, gt=0)
+    eur_per_gbp: float = Field(default=1.15, gt=0)
     electricity_price_per_kwh: float = Field(default=0.25, ge=0)  # in `currency`
 
     # Limits at the edges.

@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "cost",
         help="what GPU time costs: rent, spot vs dedicated, rent vs buy, forgotten instance, storage, budget",
         description=(
-            "Cost calculators. Amounts are in --currency (EUR or USD, default GPU_ADVISOR_CURRENCY); "
+            "Cost calculators. Amounts are in --currency (EUR, USD or GBP, default GPU_ADVISOR_CURRENCY); "
             "the exchange rate is an assumption (--usd-per-eur, default GPU_ADVISOR_USD_PER_EUR) "
             "and every result states it, with its other assumptions and sources."
         ),
@@ -63,7 +63,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             epilog=_EXAMPLES[name],
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        p.add_argument("--currency", help="EUR or USD: of the amounts you give and of the result")
+        p.add_argument(
+            "--currency", help="EUR, USD or GBP: of the amounts you give and of the result"
+        )
         p.add_argument(
             "--usd-per-eur", type=float, metavar="RATE", help="exchange rate assumed, USD per EUR"
         )

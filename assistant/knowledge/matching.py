@@ -58,6 +58,22 @@ def _among_sizes(toks: list[str], i: int) -> bool:
     return toks[i].endswith("m") and any(_BILLIONS.match(t) for t in near)
 
 
+# "my 1070", "la 1080": a bare model number after a possessive or an article is a card the user has
+_OWNER_BEFORE = re.compile(
+    r"(?:^|[\s(])(?:my|our|your|his|her|their|the|ma|mon|notre|votre|sa|son|la|le|une|un)\s+$", re.I
+)
+
+
+def _owned(spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
+    """A bare number that reads as someone's card: an owner word right before it, and no unit,
+    currency or year making it a quantity ("my 1000 W", "la 2020")."""
+    tok, start, end = spans[i]
+    if len(tok) != 4 or _YEAR.match(tok) or not _OWNER_BEFORE.search(text[:start]):
+        return False
+    after = spans[i + 1][0] if i + 1 < len(spans) else ""
+    return not (_UNIT_AFTER.match(after) or _CURRENCY.match(text[end:]))
+
+
 # A size followed by one of these counts parameters or tokens ("650M parameters"), not a card.
 _COUNTED = re.compile(r"^(param|parameter|parametre|token|model|modele|weight|poid)s?$")
 # A number followed by one of these is a quantity ("100 hours", "300 W"), not a card's model number.
@@ -495,8 +511,8 @@ def _scan(
         for n in range(min(max_len, len(toks) - i), 0, -1):
             window = key(toks[i : i + n])
             for layer, index in enumerate(indexes):
-                if layer == 1 and n == 1 and toks[i].isdigit():
-                    continue  # a bare number names a long-tail card only in a name field
+                if layer == 1 and n == 1 and toks[i].isdigit() and not _owned(spans, i, text):
+                    continue  # a bare number names a long-tail card in a name field, or owned
                 if (
                     n == 1
                     and _SIZE_LIKE.match(toks[i])

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assistant.knowledge.platforms import Platform, find_platform
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.knowledge.topics import Topic, get_topic, load_topics, match_topic
+from assistant.money import Currency
 from assistant.tools.capability import assess
 from assistant.tools.probe.models import ProbeReport
 from assistant.tools.query import NullsMeanDefaults
@@ -40,7 +41,7 @@ class CoverageQuery(NullsMeanDefaults):
         le=10_000_000,
         description="A purchase budget: the card the recommendation picks for the whole guide",
     )
-    currency: Literal["EUR", "USD"] | None = Field(default=None, description="Currency of budget")
+    currency: Currency | None = Field(default=None, description="Currency of budget")
     topics: list[str] | None = Field(
         default=None,
         max_length=30,

@@ -126,6 +126,16 @@ def _parse_software(text: str) -> _Parsed:
     return parsed
 
 
+def names_software(text: str) -> bool:
+    """Whether the text names something this check reads: a CUDA toolkit (or CUDA itself), a
+    PyTorch build, an installed driver, or a program from the programs' data."""
+    return (
+        _parse_asked(text).kind != "unknown"
+        or DRIVER.search(text) is not None
+        or find_program(text) is not None
+    )
+
+
 def _parse_asked(text: str) -> _Parsed:
     variant_m = _VARIANT.search(text)
     variant = f"cu{variant_m.group(1)}" if variant_m else None

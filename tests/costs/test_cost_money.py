@@ -17,6 +17,7 @@ from assistant.money import (
     normalize_currency,
     parse_exchange_rate,
     parse_money,
+    pound_assumption,
     rate_assumption,
 )
 
@@ -82,7 +83,7 @@ def test_normalize_currency_eur(text: str) -> None:
 
 def test_normalize_currency_unknown() -> None:
     with pytest.raises(ValueError, match="unknown currency"):
-        normalize_currency("GBP")
+        normalize_currency("JPY")
 
 
 @pytest.mark.parametrize(
@@ -190,3 +191,36 @@ def test_format_unit_price_keeps_the_given_precision(
     amount: float, lang: str, expected: str
 ) -> None:
     assert format_unit_price(amount, "EUR", lang) == expected  # type: ignore[arg-type]
+
+
+def test_pounds_convert_through_the_euro(monkeypatch: pytest.MonkeyPatch) -> None:
+    from assistant.settings import reset_settings
+
+    monkeypatch.setenv("GPU_ADVISOR_EUR_PER_GBP", "1.2")
+    reset_settings()
+    assert convert(10, "GBP", "EUR") == pytest.approx(12.0)
+    assert convert(12, "EUR", "GBP") == pytest.approx(10.0)
+    assert convert(10, "GBP", "USD", usd_per_eur=1.5) == pytest.approx(18.0)
+    assert "1 GBP = 1.2 EUR" in pound_assumption()
+    assert format_money(12.5, "GBP") == "£12.50"
+    assert format_money(12.5, "GBP", "fr") == "12,50\u00a0£"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "per"),
+    [
+        ("I'm in the UK paying 28p per kWh", 0.28, "kwh"),
+        ("we pay 24p/kWh", 0.24, "kwh"),
+        ("30 pence a kWh", 0.30, "kwh"),
+        ("£0.27/kWh", 0.27, "kwh"),
+        ("about £600 per seat", 600.0, None),
+        ("budget 1 200 £", 1200.0, None),
+    ],
+)
+def test_parse_money_reads_pounds_and_pence(text: str, amount: float, per: str | None) -> None:
+    found = parse_money(text)
+    assert [(m.amount, m.currency, m.per) for m in found] == [(pytest.approx(amount), "GBP", per)]
+
+
+def test_a_p_that_is_no_penny_is_no_money() -> None:
+    assert parse_money("a 1080p monitor at 144 Hz") == []

@@ -289,3 +289,23 @@ def test_a_capital_s_after_a_model_number_is_its_super_card_where_one_exists() -
     # a plural stays a plural: there is no RTX 3090 SUPER, and 'two 3090s' are two 3090s
     assert [c.name for c in find_gpu_mentions("two 3090s")] == ["GeForce RTX 3090"]
     assert [c.name for c in find_gpu_mentions("4090s are pricey")] == ["GeForce RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("on my 1070, how fast is Llama 3.1 8B?", "GeForce GTX 1070"),
+        ("sur la 1070, ça tourne à combien de tokens/s ?", "GeForce GTX 1070"),
+        ("ma 1080 Ti suffit ?", "GeForce GTX 1080 Ti"),
+    ],
+)
+def test_an_owned_bare_model_number_names_a_long_tail_card(text: str, name: str) -> None:
+    assert [c.name for c in find_gpu_mentions(text)] == [name]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my 1000 W power supply", "the 2020 model was better", "I have a 1500 budget", "1070 tokens"],
+)
+def test_a_bare_number_that_is_a_quantity_names_no_card(text: str) -> None:
+    assert find_gpu_mentions(text) == []

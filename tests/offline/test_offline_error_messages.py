@@ -74,6 +74,16 @@ def test_a_question_without_a_message_pastes_none() -> None:
             "8.0. Your Tesla V100 GPU has compute capability 7.0",
             "bf16-error-use-float16",
         ),
+        (
+            "users pip install torch and get: UserWarning: CUDA initialization: The NVIDIA driver "
+            "on your system is too old (found version 12020). Do we upgrade the whole cluster?",
+            "pytorch-driver-too-old",
+        ),
+        (
+            'docker compose up fails: could not select device driver "nvidia" with capabilities: '
+            "[[gpu]]",
+            "docker-nvidia-container-toolkit",
+        ),
     ],
 )
 def test_a_pasted_message_leads_with_the_entry_that_explains_it(

@@ -115,3 +115,32 @@ def test_machines_each_with_one_card_count_every_card() -> None:
     assert (racks["gpu_count"], racks["machines"]) == (32, 4)
     nodes = power_args("2 nœuds avec 8 A100 chacun, combien d'électricité par mois ?")
     assert nodes["gpu_count"] == 16
+
+
+@pytest.mark.parametrize(
+    ("text", "watts"),
+    [("the rig pulls ~1.9kW at the wall fully loaded", 1900.0), ("a 2 kW server", 2000.0)],
+)
+def test_kilowatts_are_a_power_figure(text: str, watts: float) -> None:
+    assert extract_entities(text).power_w == watts
+
+
+def test_kilowatt_hours_are_no_power_figure() -> None:
+    ent = extract_entities("it uses 5,600 kWh a month")
+    assert ent.power_w is None and ent.energy_kwh == 5600
+
+
+@pytest.mark.parametrize(
+    "text", ["Mon alim c'est une 500 W (bronze, 6 ans)", "mon PC de 6 ans", "a PSU aged 6 years"]
+)
+def test_a_things_age_is_no_span_of_use(text: str) -> None:
+    from assistant.agent.offline.numbers import parse_durations
+
+    assert [d for d in parse_durations(text) if d.unit == "year"] == []
+
+
+@pytest.mark.parametrize("text", ["comparez sur 3 ans", "une location de 3 ans", "over 3 years"])
+def test_a_span_in_years_is_still_read(text: str) -> None:
+    from assistant.agent.offline.numbers import parse_durations
+
+    assert [d.hours for d in parse_durations(text)] == [3 * 8760.0]

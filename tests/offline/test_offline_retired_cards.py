@@ -84,3 +84,18 @@ def test_pytorch_on_a_card_no_buildable_toolkit_reaches_says_so() -> None:
     assert "from source" in (fermi.fix or "") and "No PyTorch 2.x build" in (fermi.fix or "")
     kepler = check("GeForce GTX 780", "PyTorch")
     assert kepler.supported == "no" and "TORCH_CUDA_ARCH_LIST=3.5" in (kepler.fix or "")
+
+
+def test_no_toolkit_range_when_no_software_is_named() -> None:
+    from assistant.tools.software import names_software
+
+    assert names_software("does CUDA 12.4 support it?")
+    assert names_software("will PyTorch run on it")
+    assert names_software("is it compatible with Ollama?")
+    assert not names_software("GPU is not used, nvidia-smi shows 1.3 GB used, is it a bug?")
+    reading = read_turn(
+        Conversation(
+            "GeForce GT 630M with 2 GB: processing takes 90 minutes and the GPU is not busy"
+        )
+    )
+    assert not any(c.name == "software_support" for c in tool_calls_for(reading))

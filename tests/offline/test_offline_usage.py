@@ -186,10 +186,19 @@ def test_a_daily_rate_wins_over_a_job_span() -> None:
         ("20 requêtes simultanées", 20),
         ("10 users at the same time", 10),
         ("a team of 50 users", None),
+        ("KV cache for 20 users with 32k tokens of context each", 20),
+        ("pour 20 utilisateurs, combien de mémoire pour le KV cache ?", 20),
     ],
 )
 def test_requests_served_at_once(text: str, count: int | None) -> None:
     assert extract_entities(text).batch_size == count
+
+
+@pytest.mark.parametrize(
+    "text", ["32k tokens of context each", "32k tokens de contexte chacun", "a 32k context"]
+)
+def test_a_context_length_in_thousands(text: str) -> None:
+    assert extract_entities(text).context_tokens == 32 * 1024
 
 
 def test_training_some_days_a_week_is_no_continuous_job() -> None:

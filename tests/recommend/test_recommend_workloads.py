@@ -73,3 +73,16 @@ def test_llm_inference_without_a_model_puts_the_most_memory_for_the_budget_first
     assert sizes and sizes == sorted(sizes, reverse=True)
     assert all(o.kind == "buy" for o in r.options)
     assert any("most VRAM for the budget" in n for n in r.notes)
+
+
+def test_a_named_program_is_the_goal_not_learning_the_guide() -> None:
+    from assistant.knowledge.matching import match_gpu
+
+    r = run(goal="a GPU to render in Blender", mode="buy", budget=1000)
+    assert r.goal == "Blender (Cycles)"
+    assert r.options and all(o.within_budget for o in r.options)
+    assert not any("learning gpu programming" in t.lower() for t in [*r.notes, *r.assumptions])
+    assert any("Blender (Cycles)" in a for a in r.assumptions)
+    cards = [match_gpu(o.gpu).gpu for o in r.options]
+    widths = [(c.bandwidth_gbs or 0) if c else 0 for c in cards]
+    assert widths[0] == max(widths), "the most capable card the budget buys comes first"

@@ -40,7 +40,7 @@ from assistant.agent.offline.usage import (
     utilisation,
     working_days,
 )
-from assistant.money import parse_exchange_rate
+from assistant.money import Currency, parse_exchange_rate
 
 Condition = Literal["used", "new"]
 Mode = Literal["buy", "rent"]
@@ -49,7 +49,7 @@ Mode = Literal["buy", "rent"]
 class MoneyMention(BaseModel):
     amount: float
     high: float | None = None
-    currency: Literal["EUR", "USD"]
+    currency: Currency
     per_hour: bool = False
     per: Literal["hour", "day", "month", "kwh"] | None = None
     text: str = ""
@@ -295,7 +295,7 @@ _NEGATED = re.compile(
     re.I,
 )
 _CONTEXT = re.compile(
-    r"\b(\d{1,4})\s*k[\s-]*(?:tokens?[\s-]*)?(?:context|contexte|ctx|requests?|prompts?|sequences?|"
+    r"\b(\d{1,4})\s*k[\s-]*(?:tokens?[\s-]*)?(?:(?:of|de)\s+)?(?:context|contexte|ctx|requests?|prompts?|sequences?|"
     r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
     re.I,
 )

@@ -95,7 +95,15 @@ _DAILY_USE = re.compile(
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.IGNORECASE)
 _PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4}
 # Time of day ("9 h du matin") and ages are not durations to bill.
-_NOT_DURATION_AFTER = re.compile(r"^\s*(?:du matin|du soir|am\b|pm\b|ago|old)", re.I)
+_NOT_DURATION_AFTER = re.compile(
+    r"^\s*(?:du matin|du soir|am\b|pm\b|ago|old|d'(?:â|a)ge|d'anciennet)", re.I
+)
+# A thing's age, not a span of use: "(bronze, 6 ans)", "mon alim de 6 ans", "aged 6 years"
+_AGE_BEFORE = re.compile(
+    r"(?:\(\s*[^()]{0,40},\s*|\b(?:vieille de|vieux de|âgée? de|agee? de|aged|age of)\s+"
+    r"|\b(?:pc|ordi\w*|alim\w*|cartes?|gpus?|machines?|portables?|laptops?)\s+de\s+)$",
+    re.I,
+)
 
 
 class Duration(BaseModel):
@@ -149,6 +157,8 @@ def parse_durations(text: str) -> list[Duration]:
             count = -count  # "-5 hours": kept negative, so the tool can reject it plainly
         unit = _which_unit(m)
         if _NOT_DURATION_AFTER.match(text[m.end() :]):
+            continue
+        if unit == "year" and _AGE_BEFORE.search(text[max(0, m.start() - 48) : m.start()]):
             continue
         if m.group("num").lower() in ("a", "an", "un", "une") and unit in ("hour", "minute"):
             # "an hour" alone is a price unit ("$2 an hour"), not a job length

@@ -35,6 +35,8 @@ _WATTS = re.compile(
     r"(?<![\d.])(?<!\d,)(\d{2,4}(?:[.,]\d+)?)\s*w(?:atts?)?(?![^\W\u3040-\u30ff\u4e00-\u9fff])",
     re.I,
 )
+# "1.9kW at the wall", "2 kW": kilowatts (not kWh)
+_KILOWATTS = re.compile(r"(?<![\d.])(?<!\d,)(\d{1,2}(?:[.,]\d+)?)\s*kw(?!h)(?![^\W\d_])", re.I)
 _ENERGY = re.compile(r"(?<![\d.,$€])(\d{1,3}(?:[ ,\u202f]\d{3})+|\d+(?:[.,]\d+)?)\s*kwh\b", re.I)
 # How far after a card its own power figure may sit: "1080 Ti (250 W)", "4090 at full tilt (~350W".
 CARD_POWER_SPAN = 30
@@ -111,10 +113,15 @@ class PowerFigures:
 
 
 def _watts(text: str) -> list[tuple[int, int, float]]:
-    """Every power figure: (start, end, watts)."""
-    return [
+    """Every power figure: (start, end, watts), in order; kilowatts count as watts."""
+    found = [
         (m.start(), m.end(), float(m.group(1).replace(",", "."))) for m in _WATTS.finditer(text)
     ]
+    found += [
+        (m.start(), m.end(), 1000 * float(m.group(1).replace(",", ".")))
+        for m in _KILOWATTS.finditer(text)
+    ]
+    return sorted(found)
 
 
 def _next_to(

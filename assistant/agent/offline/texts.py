@@ -37,7 +37,7 @@ def money(amount: Any, currency: str | None, lang: Lang) -> str:
 
     if not isinstance(amount, int | float) or not math.isfinite(float(amount)):
         return "?"
-    cur = currency if currency in ("EUR", "USD") else "USD"
+    cur = currency if currency in ("EUR", "USD", "GBP") else "USD"
     whole = abs(float(amount) - round(float(amount))) < 0.005
     decimals = 0 if abs(amount) >= 100 or whole else 2
     return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]

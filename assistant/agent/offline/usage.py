@@ -209,8 +209,13 @@ def _concurrent_pattern() -> re.Pattern[str]:
 
 def concurrent_requests(text: str) -> int | None:
     """How many requests are served at once ('50 concurrent users', '20 requêtes simultanées',
-    '10 users at the same time'), or None; a bare '50 users' is no count of simultaneous ones."""
+    '10 users at the same time'), or None; a bare '50 users' is no count of simultaneous ones,
+    except in a question about the KV cache, which every user being served holds."""
+    kv_cache = _KV_CACHE.search(text) is not None
     for m in _concurrent_pattern().finditer(text):
-        if m.group("before") or m.group("after"):
+        if m.group("before") or m.group("after") or kv_cache:
             return int(m.group("n"))
     return None
+
+
+_KV_CACHE = re.compile(r"\bkv[\s-]?cache\b", re.IGNORECASE)

@@ -72,6 +72,7 @@ class Goal:
     model: str | None = None
     fit_tiers: list[FitTier] = field(default_factory=list)
     description: str = ""
+    program: str | None = None  # a program named as the goal (Blender...), not a workload
     assumptions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -127,6 +128,15 @@ def resolve_goal(q: RecommendQuery) -> Goal:
                 "AI workloads need tensor cores (the corpus's criterion), so cards without them "
                 "are left out."
             )
+    program = _program_named(q.goal) if q.goal and not goal.topics and not goal.workload else None
+    if program is not None and not goal.fit_tiers and not about_learning(q.goal or ""):
+        # A named program (Blender, DaVinci...) is the goal, not learning GPU programming
+        goal.description = goal.program = program
+        goal.assumptions.append(
+            f"No memory or speed requirement is known for {program}: the most capable cards the "
+            "budget buys come first (memory bandwidth, then memory)."
+        )
+        return goal
     if not goal.topics and not goal.workload and not goal.fit_tiers and not goal.problems:
         _guide_up_to(goal, 9)
         goal.assumptions.append(
@@ -134,6 +144,14 @@ def resolve_goal(q: RecommendQuery) -> Goal:
         )
     goal.description = _describe(goal)
     return goal
+
+
+def _program_named(text: str) -> str | None:
+    """The program a free-text goal names (from the programs' data), or None."""
+    from assistant.knowledge.programs import find_program
+
+    program = find_program(text)
+    return program.name if program is not None else None
 
 
 def workload_in(text: str) -> Workload | None:

@@ -224,6 +224,8 @@ def sort_key(c: Candidate, goal: Goal) -> tuple[float, ...]:
         return (tier, -c.points, -comfort, -c.features, -c.vram, c.cost)
     if goal.learning:
         return (tier, -c.points, -len(c.groups), c.cost, -c.vram)
+    if goal.program:  # no requirement known: the most capable card the budget buys
+        return (tier, -c.points, -float(c.card.bandwidth_gbs or 0.0), -c.vram, c.cost)
     if goal.workload == "llm_inference" and not goal.fit_tiers:
         return (tier, -c.points, -c.vram, c.cost)  # no model size: memory bounds the models
     return (tier, -c.points, c.cost, -c.vram)

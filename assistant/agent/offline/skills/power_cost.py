@@ -346,7 +346,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     currency = currency_of(ent)
     alone = len(cards) <= 1
     rates = rental_rates(whole, reading.text)
-    work, idle = ent.hours_per_day, ent.idle_hours_per_day
+    # hours stated in another clause of the message ('is my PSU enough? and 2 h a day, how much?')
+    work, idle = ent.hours_per_day or whole.hours_per_day, ent.idle_hours_per_day
     if work and idle is None and ent.utilisation and ent.utilisation < 1:
         # 'on 24/7, idle about 80 % of the time': busy a share of the hours, idle the rest
         work, idle = work * ent.utilisation, work * (1 - ent.utilisation)

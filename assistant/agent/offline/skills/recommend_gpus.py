@@ -195,6 +195,9 @@ def render(result: Recommendation, question: str, lang: Lang) -> str:
             + (f" ({money(result.budget, currency, lang)})" if result.budget is not None else "")
             + "."
         )
+        out = [c for c in (in_language(c, lang) for c in result.left_out) if c]
+        if result.candidates and out:
+            lines.append(bullet_list(out))  # why each named card is out ("no price for it")
         if result.closest:
             lines.append(
                 pick(lang, "Closest options:", "Options les plus proches :")

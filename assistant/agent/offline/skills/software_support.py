@@ -10,7 +10,7 @@ from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import pick
 from assistant.knowledge.cuda_support import load_cuda_support, parse_cc
 from assistant.language import Lang
-from assistant.tools.software import DRIVER, SoftwareSupportResult
+from assistant.tools.software import DRIVER, SoftwareSupportResult, names_software
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -48,8 +48,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     question = reading.text
     cards = named_cards(ent)
     gpu = cards[0] if cards else (_cc_in(question) or _architecture_in(question))
-    if not gpu:
-        return []
+    if not gpu or not names_software(question):
+        return []  # no toolkit, build, driver or program named: a toolkit range answers nothing
     software = question.strip()[:MAX_SOFTWARE_CHARS]
     driver = DRIVER.search(question)
     if driver and driver.end() > MAX_SOFTWARE_CHARS:  # the installed driver, past the cut

@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from assistant.cli._common import add_json_flag, finish, given_flags
+from assistant.money import CURRENCIES
 
 MARKS = {"full": "yes   ", "partly": "partly", "not": "no    ", "unknown": "?     "}
 
@@ -30,7 +31,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("target", nargs="*", metavar="GPU|PLATFORM", help="a card or a platform")
     p.add_argument("--budget", type=float, metavar="N", help="a purchase budget instead of a card")
-    p.add_argument("--currency", choices=("EUR", "USD", "GBP"), help="currency of the budget")
+    p.add_argument("--currency", choices=CURRENCIES, help="currency of the budget")
     p.add_argument("--here", action="store_true", help="probe this machine and assess its GPU")
     p.add_argument("--topic", nargs="+", metavar="T", help="topics to assess besides the parts")
     p.add_argument("--missing", action="store_true", help="only what it cannot follow fully")

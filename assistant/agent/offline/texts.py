@@ -33,11 +33,11 @@ def num(value: Any, lang: Lang, decimals: int = 1) -> str:
 
 def money(amount: Any, currency: str | None, lang: Lang) -> str:
     """'$2.50' / '€1,615' in English, '2,50 $' / '1 615 €' in French (via the money module)."""
-    from assistant.money import format_money
+    from assistant.money import CURRENCIES, format_money
 
     if not isinstance(amount, int | float) or not math.isfinite(float(amount)):
         return "?"
-    cur = currency if currency in ("EUR", "USD", "GBP") else "USD"
+    cur = currency if currency in CURRENCIES else "USD"
     whole = abs(float(amount) - round(float(amount))) < 0.005
     decimals = 0 if abs(amount) >= 100 or whole else 2
     return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]

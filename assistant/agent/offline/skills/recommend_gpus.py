@@ -163,8 +163,13 @@ def _named_pick(result: Recommendation, lang: Lang) -> str:
     )
     lines = [head, f"1. {_option_line(first, lang, result.currency)}"]
     lines += [f"{i}. {_option_line(o, lang, result.currency)}" for i, o in enumerate(rest[:2], 2)]
-    out = [c for c in (in_language(c, lang) for c in result.left_out) if c]
+    out = _left_out(result, lang)
     return "\n".join(lines) + ("\n\n" + bullet_list(out) if out else "")
+
+
+def _left_out(result: Recommendation, lang: Lang) -> list[str]:
+    """Why each named card is out of the picks ("no price for it"), in the question's language."""
+    return [c for c in (in_language(c, lang) for c in result.left_out) if c]
 
 
 def render(result: Recommendation, question: str, lang: Lang) -> str:
@@ -195,7 +200,7 @@ def render(result: Recommendation, question: str, lang: Lang) -> str:
             + (f" ({money(result.budget, currency, lang)})" if result.budget is not None else "")
             + "."
         )
-        out = [c for c in (in_language(c, lang) for c in result.left_out) if c]
+        out = _left_out(result, lang)
         if result.candidates and out:
             lines.append(bullet_list(out))  # why each named card is out ("no price for it")
         if result.closest:

@@ -224,3 +224,34 @@ def test_a_machine_on_all_day_but_mostly_idle_is_priced_busy_and_idle() -> None:
     call = next(c for c in plan_tool_calls(Conversation(question), set()) if c.name == "power_cost")
     assert call.args["hours_per_day"] == pytest.approx(4.8)
     assert call.args["idle_hours_per_day"] == pytest.approx(19.2)
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day"),
+    [
+        # a yearly total of use, with what the hours are of between
+        ("J'ai à peu près 200 h d'audio par an", 200 / 365),
+        ("about 500 hours a year on the card", 500 / 365),
+        # "nightly" before the length, in the same sentence
+        ("Nightly risk batch takes ~2.5 h on a single GPU", 2.5),
+        # runs a period times each run's length; the period's words are no span of time
+        ("I train 3-4 LoRAs a week (each ~1.5h on a rented 4090)", 3.5 * 1.5 / 7),
+        ("deux rendus par semaine, de 3 h chacun", 2 * 3 / 7),
+    ],
+)
+def test_a_pattern_of_use_is_a_daily_rate(text: str, per_day: float) -> None:
+    ent = extract_entities(text)
+    assert ent.hours_per_day == pytest.approx(per_day)
+    assert ent.total_hours is None
+
+
+def test_nightly_in_another_sentence_is_no_daily_rate() -> None:
+    assert (
+        extract_entities("It runs nightly. Renting for 100 hours, what's the cost?").total_hours
+        == 100
+    )
+
+
+def test_trading_days_a_month_and_stations_holding_the_cards() -> None:
+    ent = extract_entities("4 stations avec RTX 4090, 10 h par nuit, 22 trading days/mo")
+    assert ent.machines == 4 and ent.days_per_month == 22.0 and ent.hours_per_day == 10.0

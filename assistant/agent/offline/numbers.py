@@ -77,8 +77,8 @@ _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
 )
 _DURATION = re.compile(
     rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?(?:{_UNIT_ALT})\b"
-    rf"(?P<rate>\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois)\b"
-    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|quotidiennes?|par jour|par nuit|a day|per day|a night|per night))?",
+    rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
+    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night))?",
     re.IGNORECASE,
 )
 _WEEKEND = re.compile(r"\b(?:(?:a|the|one|un|le|tout le|all)\s+)?week-?ends?\b", re.IGNORECASE)
@@ -92,8 +92,10 @@ _DAILY_USE = re.compile(
     r"\b(?:every (?:day|night)|each (?:day|night)|daily|nightly|tous les jours|toutes les nuits|chaque (?:jour|nuit)|quotidien(?:nement)?)\b",
     re.I,
 )
+# How far before a length of time a word like "nightly" may sit in the same sentence.
+DAILY_BEFORE = 40
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.IGNORECASE)
-_PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4}
+_PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4, "year": 365.0}
 # Time of day ("9 h du matin") and ages are not durations to bill.
 _NOT_DURATION_AFTER = re.compile(
     r"^\s*(?:du matin|du soir|am\b|pm\b|ago|old|d'(?:â|a)ge|d'anciennet)", re.I
@@ -138,11 +140,75 @@ def _which_unit(m: re.Match[str]) -> str:
 
 def _per_key(word: str) -> str:
     word = word.lower()
+    if word.startswith("y") or word in ("an", "année", "annee", "annually"):
+        return "year"
     if word.startswith(("w", "s")):
         return "week"
     if word.startswith("m"):
         return "month"
     return "day"
+
+
+# "3-4 LoRAs a week (each ~1.5h)", "deux rendus par semaine de 3 h chacun": runs per period...
+_RUNS = re.compile(
+    rf"(?<![\w.,$€])(?P<n>\d+(?:\s*[-–]\s*\d+)?|{'|'.join(k for k in _WORD_NUMBERS if len(k) > 2)})"
+    r"\s+(?P<what>[^\W\d_]{3,}(?:\s+[^\W\d_]{3,})?)\s+(?:a|per|par|each|every|chaque|/)\s*"
+    r"(?P<per>week|semaine|month|mois|day|jour)\b",
+    re.IGNORECASE,
+)
+# ...and a length said to be each run's, just before or after it.
+_EACH = re.compile(
+    r"\b(?:each|chacune?|per (?:run|job|session)|par (?:run|job|session)|à chaque fois|every time)\b",
+    re.IGNORECASE,
+)
+EACH_SPAN = 20
+_TIME_WORDS = re.compile(rf"^(?:{'|'.join(_UNITS.values())})$", re.IGNORECASE)
+
+
+def _range_mean(raw: str) -> float | None:
+    """'3-4' → 3.5, '5' → 5, 'three' → 3."""
+    parts = [_number(p.strip()) for p in re.split(r"[-–]", raw)]
+    values = [p for p in parts if p is not None]
+    return sum(values) / len(values) if values and len(values) == len(parts) else None
+
+
+def _runs_per_day(text: str, found: list[tuple[int, Duration]]) -> list[tuple[int, Duration]]:
+    """Runs a period times each run's length is a daily rate: '3-4 LoRAs a week (each ~1.5h)' is
+    0.75 h a day; the period's own words ('a week') are then no span."""
+    for m in _RUNS.finditer(text):
+        if _TIME_WORDS.match(m.group("what").split()[0]):
+            continue  # '10 hours a week' is a rate the duration pattern reads already
+        runs = _range_mean(m.group("n"))
+        each = [
+            (start, d)
+            for start, d in found
+            if d.hours is not None
+            and d.unit in ("hour", "minute")
+            and _EACH.search(text[max(0, start - EACH_SPAN) : start + len(d.text) + EACH_SPAN])
+            and abs(start - m.end()) < 3 * EACH_SPAN
+        ]
+        if not runs or not each:
+            continue
+        start, run = each[0]
+        per_run = run.hours or 0.0
+        rate = run.model_copy(
+            update={
+                "hours": None,
+                "per_day": per_run * runs / _PER_DAY_DIVISOR[_per_key(m.group("per"))],
+            }
+        )
+        return [
+            (s, rate if s == start else d)
+            for s, d in found
+            if s == start or not m.start() <= s < m.end()
+        ]
+    return found
+
+
+def _same_sentence_before(text: str, start: int) -> str:
+    """The words just before `start` in its own sentence: "Nightly risk batch takes ~2.5 h"."""
+    window = text[max(0, start - DAILY_BEFORE) : start]
+    return re.split(r"[.!?;\n]", window)[-1]
 
 
 def parse_durations(text: str) -> list[Duration]:
@@ -182,6 +248,8 @@ def parse_durations(text: str) -> list[Duration]:
                 key = "week"
             if m.group("adv") and re.search(r"monthly", m.group("adv"), re.I):
                 key = "month"
+            if m.group("adv") and re.search(r"yearly|annually", m.group("adv"), re.I):
+                key = "year"
             found.append(
                 (
                     m.start(),
@@ -193,7 +261,9 @@ def parse_durations(text: str) -> list[Duration]:
                     ),
                 )
             )
-        elif _DAILY_USE.search(text[m.end() : m.end() + 20]):
+        elif _DAILY_USE.search(text[m.end() : m.end() + 20]) or _DAILY_USE.search(
+            _same_sentence_before(text, m.start())
+        ):
             found.append(
                 (
                     m.start(),
@@ -214,6 +284,7 @@ def parse_durations(text: str) -> list[Duration]:
             )
             taken.append(m.span())
     found.sort(key=lambda item: item[0])
+    found = _runs_per_day(text, found)
     return [d.model_copy(update={"start": start}) for start, d in found]
 
 

@@ -317,7 +317,7 @@ def read_pue(text: str) -> float | None:
 def _machines_pattern() -> re.Pattern[str]:
     nouns = (
         r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes|pcs|"
-        r"computers|workstations|desktops|ordinateurs|postes"
+        r"computers|workstations|stations|desktops|ordinateurs|postes"
     )
     return re.compile(
         rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"

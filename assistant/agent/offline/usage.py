@@ -48,7 +48,7 @@ def _working_days_pattern() -> re.Pattern[str]:
         rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
         rf"(?P<q2>\s+(?:{qualifiers}))?"
         rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
-        rf"(?P<per>week|semaine|month|mois)\b)?",
+        rf"(?P<per>week|semaine|month|mois|mo)\b)?",
         re.IGNORECASE,
     )
 

@@ -305,7 +305,20 @@ def memory_variant(card: GpuCard, vram_gb: float, laptop: bool = False) -> GpuCa
             candidates.append(found)
     if laptop_hit and not laptop:
         candidates.append(laptop_hit[0])
+    desktop = _desktop_variant(card)
+    if desktop is not None:
+        # 'my laptop ... and an RTX 3060 12 GB in an eGPU': no laptop 3060 has 12 GB
+        candidates += [desktop, *filter(None, [memory_variant(desktop, vram_gb)])]
     return next((c for c in candidates if c.vram_gb == vram_gb and c.name != card.name), None)
+
+
+def _desktop_variant(card: GpuCard) -> GpuCard | None:
+    """The desktop card that shares a laptop card's name ('RTX 3060 Mobile' → 'RTX 3060')."""
+    if card.segment != "laptop":
+        return None
+    toks = [t for t in core_tokens(card.name) if t != LAPTOP and not _MEM_TOKEN.match(t)]
+    hit = _lookup(toks, True)
+    return hit[0] if hit is not None and hit[0].segment != "laptop" else None
 
 
 # ---------------------------------------------------------------- one name

@@ -183,3 +183,24 @@ def test_a_model_family_with_its_version_is_no_typo() -> None:
 def test_a_mixture_of_experts_named_by_its_size_and_active_part_is_that_model() -> None:
     ent = extract_entities("ok et le 30B-A3B en Q4_K_M, ça tourne à combien de tokens/s ?")
     assert ent.models == ["Qwen3 30B-A3B"]  # 3.3B active per token, not a dense 30B
+
+
+@pytest.mark.parametrize(
+    ("text", "precision"),
+    [
+        ("Mistral Small 24B en Q4_K_M", "q4_k_m"),
+        ("Llama 3 8B Q8_0 on a 3060", "q8_0"),
+        ("qwen 32b q5_K_S", "q5_k_m"),
+        ("Qwen 14B in Q6_K", "q6_k"),
+        ("llama 70b at q4", "int4"),
+    ],
+)
+def test_a_gguf_type_is_the_precision(text: str, precision: str) -> None:
+    assert extract_entities(text).precision == precision
+
+
+def test_a_desktop_card_next_to_a_laptop_keeps_its_memory() -> None:
+    # no laptop RTX 3060 has 12 GB: the one in the eGPU is the desktop card
+    ent = extract_entities("Mon portable a une RTX 3050 Ti 4 Go + une RTX 3060 12 Go en eGPU")
+    assert ent.gpus == ["GeForce RTX 3050 Ti Mobile", "GeForce RTX 3060 12GB"]
+    assert extract_entities("my laptop has an RTX 3060 6GB").gpus == ["GeForce RTX 3060 Mobile"]

@@ -262,8 +262,14 @@ _STORAGE = re.compile(
     re.I,
 )
 _PRECISION = re.compile(
-    r"\b(fp32|fp16|bf16|fp8|fp4|int8|int4|nf4|q4|q8|4[- ]?bits?|8[- ]?bits?|16[- ]?bits?)\b", re.I
+    r"\b(fp32|fp16|bf16|fp8|fp4|int8|int4|nf4|q[2-8]_(?:k(?:_[sml])?|[01])|q4|q8|"
+    r"4[- ]?bits?|8[- ]?bits?|16[- ]?bits?)\b",
+    re.I,
 )
+# llama.cpp's GGUF types by their bits: the fit calculator sizes the usual one of each
+# ('Q4_K_S' as Q4_K_M); below 4 bits, the 4-bit size is the safe side.
+_GGUF = {"2": "q4_k_m", "3": "q4_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q8_0",
+         "8": "q8_0"}  # fmt: skip
 _METHOD = [
     ("qlora", re.compile(r"\bq-?loras?\b", re.I)),
     ("lora", re.compile(r"\bloras?\b", re.I)),
@@ -699,6 +705,8 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 def _normalize_precision(raw: str) -> str:
     raw = raw.lower().replace(" ", "").replace("-", "")
+    if re.fullmatch(r"q\d_\w+", raw):
+        return _GGUF[raw[1]]
     if raw.startswith("4bit") or raw in ("q4", "nf4", "int4"):
         return "int4"
     if raw.startswith("8bit") or raw in ("q8", "int8"):

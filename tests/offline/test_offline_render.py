@@ -72,3 +72,28 @@ def test_every_planned_call_fits_its_tool_input_model(case) -> None:
     for call in plan_tool_calls(Conversation(case.question, history), set()):
         _, model = resolve(specs[call.name])
         model.model_validate(call.args)  # raises on a wrong field name or value
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_users_that_do_not_fit_together_get_how_many_do(lang: str) -> None:
+    from assistant.tools.fit import FitQuery, estimate_fit
+
+    result = estimate_fit(
+        FitQuery(
+            model="Llama 3.1 405B",
+            precision="fp8",
+            context_tokens=131072,
+            batch_size=32,
+            num_gpus=8,
+            gpu="H200 SXM 141GB",
+        )
+    )
+    assert result.verdict == "does_not_fit" and result.max_sequences
+    assert 1 <= result.max_sequences < 32
+    skill = get_skill("workload_fit")
+    assert skill is not None
+    text = skill.answer(result.model_dump(mode="json"), "405B on 8x H200 for 32 users?", lang)
+    assert text is not None
+    first = text.splitlines()[0]
+    assert "32" in first and str(result.max_sequences) in first
+    assert first.startswith("**The model fits" if lang == "en" else "**Le modèle tient")

@@ -411,6 +411,32 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
     )
 
 
+def _users_head(result: FitResult, lang: Lang) -> str | None:
+    """'The weights fit; 32 sequences of 131,072 tokens do not: about 9 at once': the headline
+    when the users or sequences asked for do not fit together but fewer do."""
+    users, n = result.query.batch_size, result.max_sequences
+    if result.verdict != "does_not_fit" or users <= 1 or not n or n >= users:
+        return None
+    multi = result.multi_gpu
+    cards = multi.cards if multi is not None and multi.mode == "shard" else 1
+    where = result.gpu or gb(result.capacity_gb, lang)
+    if cards > 1 and result.gpu and "×" not in result.gpu:
+        where = f"{cards} × {result.gpu}"
+    tokens = num(result.context_tokens or 0, lang, 0)
+    return pick(
+        lang,
+        f"**The model fits, but not {users} sequences of {tokens} tokens at once: about {n} "
+        f"do** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) on "
+        f"{where}. Each sequence holds its own KV cache; shorter requests fit more, since servers "
+        "such as vLLM allocate the KV cache in pages as tokens arrive.",
+        f"**Le modèle tient, mais pas {users} séquences de {tokens} tokens à la fois : environ {n} "
+        f"tiennent** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) "
+        f"sur {where}. Chaque séquence a son propre cache KV ; des requêtes plus courtes en font "
+        "tenir davantage, car des serveurs comme vLLM allouent le cache KV par pages au fil des "
+        "tokens.",
+    )
+
+
 def render(result: FitResult, question: str, lang: Lang) -> str:
     """The verdict with its setup (model, task, precision) first, then the memory breakdown."""
     if result.verdict == "unknown" and not result.total_gb:
@@ -419,6 +445,7 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     lines = [
         (
             _concurrency_head(result, question, lang)
+            or _users_head(result, lang)
             or _count_head(result, question, lang)
             or _precision_head(result, question, lang)
             or _way_head(result, question, lang)

@@ -324,6 +324,9 @@ def _desktop_variant(card: GpuCard) -> GpuCard | None:
 # ---------------------------------------------------------------- one name
 
 
+_PRO_MODEL = re.compile(r"^[vw]\d{3,4}[a-z]*$")
+
+
 def match_gpu(text: str) -> GpuMatch:
     """Match one GPU name: exact after normalisation (filler words dropped, order free), in the
     curated catalog, then in the long-tail layer. A sentence naming exactly one card gives that
@@ -349,6 +352,9 @@ def match_gpu(text: str) -> GpuMatch:
     if hit is None and toks and LAPTOP not in toks:
         # A name only ever made as a laptop chip ("RTX 4050") names that chip.
         hit = _lookup([*toks, LAPTOP], long_tail=True, vendor=vendor)
+    if hit is None and "pro" not in toks and any(_PRO_MODEL.match(t) for t in toks):
+        # "V620", "W6800": AMD sells these workstation and data-centre models as "Radeon PRO …"
+        hit = _lookup([*toks, "pro"], long_tail=True, vendor=vendor)
     if hit is None:
         return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
     card, alias = hit

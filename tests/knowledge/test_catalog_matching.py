@@ -309,3 +309,20 @@ def test_an_owned_bare_model_number_names_a_long_tail_card(text: str, name: str)
 )
 def test_a_bare_number_that_is_a_quantity_names_no_card(text: str) -> None:
     assert find_gpu_mentions(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("V620", "Radeon PRO V620"),
+        ("radeon v620", "Radeon PRO V620"),
+        ("W6800", "Radeon PRO W6800"),
+    ],
+)
+def test_an_amd_pro_model_named_without_pro(text: str, name: str) -> None:
+    assert match_gpu(text).gpu is not None and match_gpu(text).gpu.name == name
+
+
+def test_a_tesla_model_is_not_taken_for_a_radeon_pro() -> None:
+    card = match_gpu("V100").gpu
+    assert card is not None and card.vendor == "nvidia"

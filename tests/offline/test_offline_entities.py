@@ -204,3 +204,17 @@ def test_a_desktop_card_next_to_a_laptop_keeps_its_memory() -> None:
     ent = extract_entities("Mon portable a une RTX 3050 Ti 4 Go + une RTX 3060 12 Go en eGPU")
     assert ent.gpus == ["GeForce RTX 3050 Ti Mobile", "GeForce RTX 3060 12GB"]
     assert extract_entities("my laptop has an RTX 3060 6GB").gpus == ["GeForce RTX 3060 Mobile"]
+
+
+def test_an_apple_chips_memory_is_the_macs_ram_said_later() -> None:
+    ent = extract_entities(
+        "I have an M3 Max 14-core CPU/30-core GPU, with 36GB of RAM (300GB/s memory bandwidth)"
+    )
+    assert ent.card_memory == {"Apple M3 Max": 36.0}
+    # a discrete card's 'RAM' is the system's, and a bandwidth is no memory size
+    assert extract_entities("RTX 3060 in a PC with 32GB of RAM").card_memory == {}
+    assert extract_entities("M2 Pro at 200GB/s").card_memory == {}
+
+
+def test_sdxl_written_with_its_version_is_sdxl() -> None:
+    assert extract_entities("SDXL1 Lora training on my RTX 2060 Super").models == ["SDXL base 1.0"]

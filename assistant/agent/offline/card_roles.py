@@ -75,6 +75,14 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     return options, after, inside, before
 
 
+APPLE_WINDOW = 64
+_APPLE_MEMORY = re.compile(
+    r"(?<![\d.,])(\d{1,3})\s*(?:gb|go|gib)\b(?!\s*/)"
+    r"(?!\s*(?:ssd|storage|disk|disque|de stockage|nvme|drive))",
+    re.I,
+)
+
+
 def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     """The memory size the asker gives each named card: inside or right after its name ('GTX 1650
     4Go', 'RTX 3060 with 6GB VRAM', 'GTX 970 (4gb') or right before it ('my 8gb 3070')."""
@@ -88,6 +96,13 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
             inside.search(folded, span.start, span.end)
             or after.match(folded[span.end : span.end + 32])
             or before.search(folded[max(0, span.start - BEFORE_WINDOW) : span.start])
+            or (
+                # an Apple chip's memory is the Mac's RAM, often said a little later:
+                # "M3 Max 14-core CPU/30-core GPU, with 36GB of RAM"
+                _APPLE_MEMORY.search(folded[span.end : span.end + APPLE_WINDOW])
+                if span.name.startswith("Apple ")
+                else None
+            )
         )
         if m:
             sizes.setdefault(span.name, set()).add(float(m.group(1).replace(",", ".")))

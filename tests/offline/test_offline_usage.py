@@ -188,6 +188,8 @@ def test_a_daily_rate_wins_over_a_job_span() -> None:
         ("a team of 50 users", None),
         ("KV cache for 20 users with 32k tokens of context each", 20),
         ("pour 20 utilisateurs, combien de mémoire pour le KV cache ?", 20),
+        ("serve Llama 3.1 70B in fp8 for 64 users at 32k context", 64),
+        ("64 utilisateurs avec un contexte de 8k", 64),
     ],
 )
 def test_requests_served_at_once(text: str, count: int | None) -> None:

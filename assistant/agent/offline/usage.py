@@ -210,12 +210,15 @@ def _concurrent_pattern() -> re.Pattern[str]:
 def concurrent_requests(text: str) -> int | None:
     """How many requests are served at once ('50 concurrent users', '20 requêtes simultanées',
     '10 users at the same time'), or None; a bare '50 users' is no count of simultaneous ones,
-    except in a question about the KV cache, which every user being served holds."""
-    kv_cache = _KV_CACHE.search(text) is not None
+    except in a question about the KV cache or a context length, which every user being served
+    holds."""
+    each_holds = _KV_CACHE.search(text) is not None or _CONTEXT.search(text) is not None
     for m in _concurrent_pattern().finditer(text):
-        if m.group("before") or m.group("after") or kv_cache:
+        if m.group("before") or m.group("after") or each_holds:
             return int(m.group("n"))
     return None
 
 
 _KV_CACHE = re.compile(r"\bkv[\s-]?cache\b", re.IGNORECASE)
+# A context length said with the users ('64 users at 32k context'): each user holds one.
+_CONTEXT = re.compile(r"\b(?:context|contexte)\b", re.IGNORECASE)

@@ -428,12 +428,13 @@ def _users_head(result: FitResult, lang: Lang) -> str | None:
         f"**The model fits, but not {users} sequences of {tokens} tokens at once: about {n} "
         f"do** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) on "
         f"{where}. Each sequence holds its own KV cache; shorter requests fit more, since servers "
-        "such as vLLM allocate the KV cache in pages as tokens arrive.",
+        f"such as vLLM allocate the KV cache in pages as tokens arrive. The figures below are for "
+        f"all {users} sequences at once.",
         f"**Le modèle tient, mais pas {users} séquences de {tokens} tokens à la fois : environ {n} "
         f"tiennent** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) "
         f"sur {where}. Chaque séquence a son propre cache KV ; des requêtes plus courtes en font "
         "tenir davantage, car des serveurs comme vLLM allouent le cache KV par pages au fil des "
-        "tokens.",
+        f"tokens. Les chiffres ci-dessous valent pour les {users} séquences à la fois.",
     )
 
 

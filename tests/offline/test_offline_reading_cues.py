@@ -32,3 +32,17 @@ def test_thanks_with_a_question_is_the_question() -> None:
     )
     assert reading.intents != ["greeting"]
     assert _read("Merci beaucoup !", []).intents == ["greeting"]
+
+
+def test_statements_around_one_question_set_no_order() -> None:
+    reading = _read(
+        "I fine-tune 2 LoRAs a week, each about 2 h on a rented 4090. Thinking of buying a 5090 "
+        "for $2,000. Is that worth it vs renting? Power is 0.30/kWh.",
+        [],
+    )
+    assert reading.tool_intents[0] == "rent_vs_buy"
+
+
+def test_two_questions_are_answered_in_the_order_asked() -> None:
+    reading = _read("What VRAM does a 4090 have? And how much to rent an H100 for 10 hours?", [])
+    assert reading.tool_intents[:2] == ["gpu_lookup", "rent_cost"]

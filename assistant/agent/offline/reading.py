@@ -159,7 +159,10 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         # "thanks for your work! (how much memory is needed?)": the question, not the greeting
         intents = [next((s.intent for s in result.scores if s.intent != "greeting"), "corpus_only")]
     reading = Reading(question, language, injection, text, entities, intents=intents)
+    order: list[str] = []
+    questions = 0
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
+        questions += _asks(text, clause)
         clause_ent = extract_entities(clause)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
@@ -169,14 +172,25 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
             and top.intent not in reading.clause_entities
         ):
             reading.clause_entities[top.intent] = clause_ent
-    if reading.clause_entities:
-        # Several questions in one message are answered in the order they were asked.
-        order = list(reading.clause_entities)
+            if "?" not in text or _asks(text, clause):
+                order.append(top.intent)
+    if "?" in text and questions < 2:
+        # One question and statements around it: the message as a whole says what comes first
+        order = []
+    if order:
+        # Several questions in one message are answered in the order they were asked; a clause
+        # that only states something ("I train 3 LoRAs a week") asks nothing of its own.
         first = len(order)
         reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history) or _leans_on_history(reading.intents, own, history):
         _complete_from_history(reading, own, history)
     return reading
+
+
+def _asks(text: str, clause: str) -> bool:
+    """Whether the clause ends in a question mark in the message."""
+    at = text.find(clause)
+    return at >= 0 and text[at + len(clause) : at + len(clause) + 3].lstrip(" ,.").startswith("?")
 
 
 def _filled(ent: Entities, slot: str) -> bool:

@@ -368,6 +368,16 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
     )
 
 
+def _sharded_over(result: FitResult, lang: Lang) -> tuple[int, str]:
+    """How many cards the model is sharded over (1 when not), and where it runs ('8 × H200')."""
+    multi = result.multi_gpu
+    cards = multi.cards if multi is not None and multi.mode == "shard" else 1
+    where = result.gpu or gb(result.capacity_gb, lang)
+    if cards > 1 and result.gpu and "×" not in result.gpu:
+        where = f"{cards} × {result.gpu}"
+    return cards, where
+
+
 def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | None:
     """'About 20 sequences of 8,192 tokens at once': the headline when the question asks how many
     requests or users the setup serves together."""
@@ -377,15 +387,10 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
         return None  # '20 concurrent users': the count is given, the fit for it answers
     if not {"concurrency"} & concepts_in(question) or "card_count" in concepts_in(question):
         return None
-    multi = result.multi_gpu
-    sharded = multi is not None and multi.mode == "shard"
-    cards = multi.cards if sharded and multi else 1
+    cards, where = _sharded_over(result, lang)
     kv = next((line.gb for line in result.breakdown if line.item == "kv_cache"), None)
     # The breakdown is the fullest card's: its share of each sequence's KV cache when sharded.
     per_sequence = kv * cards / max(1, result.query.batch_size) if kv else None
-    where = result.gpu or gb(result.capacity_gb, lang)
-    if cards > 1 and result.gpu and "×" not in result.gpu:
-        where = f"{cards} × {result.gpu}"
     tokens = num(result.context_tokens or 0, lang, 0)
     n = result.max_sequences
     each = (
@@ -417,11 +422,7 @@ def _users_head(result: FitResult, lang: Lang) -> str | None:
     users, n = result.query.batch_size, result.max_sequences
     if result.verdict != "does_not_fit" or users <= 1 or not n or n >= users:
         return None
-    multi = result.multi_gpu
-    cards = multi.cards if multi is not None and multi.mode == "shard" else 1
-    where = result.gpu or gb(result.capacity_gb, lang)
-    if cards > 1 and result.gpu and "×" not in result.gpu:
-        where = f"{cards} × {result.gpu}"
+    _, where = _sharded_over(result, lang)
     tokens = num(result.context_tokens or 0, lang, 0)
     return pick(
         lang,

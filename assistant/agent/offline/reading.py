@@ -162,7 +162,8 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     order: list[str] = []
     questions = 0
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
-        questions += _asks(text, clause)
+        asks = _asks(text, clause)
+        questions += asks
         clause_ent = extract_entities(clause)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
@@ -172,7 +173,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
             and top.intent not in reading.clause_entities
         ):
             reading.clause_entities[top.intent] = clause_ent
-            if "?" not in text or _asks(text, clause):
+            if "?" not in text or asks:
                 order.append(top.intent)
     if "?" in text and questions < 2:
         # One question and statements around it: the message as a whole says what comes first

@@ -417,7 +417,7 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
 
 
 def _users_head(result: FitResult, lang: Lang) -> str | None:
-    """'The weights fit; 32 sequences of 131,072 tokens do not: about 9 at once': the headline
+    """'The model fits, but not 32 sequences of 131,072 tokens at once: about 8 do': the headline
     when the users or sequences asked for do not fit together but fewer do."""
     users, n = result.query.batch_size, result.max_sequences
     if result.verdict != "does_not_fit" or users <= 1 or not n or n >= users:

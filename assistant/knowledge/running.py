@@ -39,6 +39,11 @@ class SystemDraw(BaseModel):
     gpu: str = Field(min_length=2, description="Catalog name of its cards")
     gpus: int = Field(ge=1, le=72)
     max_w: float = Field(gt=0, le=200_000)
+    stands_for: list[str] = Field(
+        default_factory=list,
+        description="Cards whose servers have no vendor rating in the data: the rest of such a "
+        "server (beyond its cards) is estimated as this one's",
+    )
     source: Source
 
 
@@ -63,6 +68,10 @@ class RunningCosts(BaseModel):
     def system(self, gpu: str) -> SystemDraw | None:
         """The vendor server built around this card, or None."""
         return next((s for s in self.systems if s.gpu == gpu), None)
+
+    def stand_in(self, gpu: str) -> SystemDraw | None:
+        """The vendor server whose rest estimates that of a server of this card, or None."""
+        return next((s for s in self.systems if gpu in s.stands_for), None)
 
     def card(self, name: str) -> CardDraw | None:
         """The power-draw row of the card with this catalog name, or None."""

@@ -130,6 +130,10 @@ class PowerCost(CostResult):
         default=None, description="The vendor server whose rating gives the rest of each machine"
     )
     system_max_w: float | None = None
+    system_estimated: bool = Field(
+        default=False,
+        description="The server is a stand-in: no vendor rating for a server of this card",
+    )
     power_basis: str | None = Field(default=None, description="typical (sourced) / TDP / given")
     idle_w: float | None = None
     hours_per_day: float | None = None
@@ -181,9 +185,17 @@ def power_cost(q: PowerQuery) -> PowerCost:
                              assumptions=assumptions, **base)  # fmt: skip
     row = data.card(card.name) if card else None
     system = data.system(card.name) if card and q.servers else None
+    if system is None and card and q.servers:
+        system = data.stand_in(card.name)  # no vendor server of this card: a similar one's rest
     if q.power_w is not None:
         watts, basis = q.power_w, "given"
-    elif system and not (row and row.typical_w) and not (card and card.tdp_w):
+    elif (
+        system
+        and card
+        and system.gpu == card.name
+        and not (row and row.typical_w)
+        and not card.tdp_w
+    ):
         # NVIDIA rates some cards only as part of their server (B200): the system's share per card.
         watts, basis = system.max_w / system.gpus, "system"
         sources.append(system.source)
@@ -226,7 +238,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if q.hours_per_day is None:
         why = ", as servers usually run" if around_the_clock else ""
         assumptions.append(f"Use: {hours:g} hours a day (none given{why}).")
-    machines, rest_w = _machines(q, system, watts, assumptions)
+    machines, rest_w = _machines(q, system, watts, card.name if card else None, assumptions)
     if system and q.system_w is None and basis != "system":
         sources.append(system.source)
     pue = q.pue or 1.0
@@ -323,6 +335,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         machines=machines, system_w=rest_w, pue=pue, total_w=total_w,
         system=system.name if system and q.system_w is None else None,
         system_max_w=system.max_w if system and q.system_w is None else None,
+        system_estimated=bool(system and card and system.gpu != card.name),
         hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
         kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
@@ -340,7 +353,11 @@ def power_cost(q: PowerQuery) -> PowerCost:
 
 
 def _machines(
-    q: PowerQuery, system: SystemDraw | None, watts: float, assumptions: list[str]
+    q: PowerQuery,
+    system: SystemDraw | None,
+    watts: float,
+    card: str | None,
+    assumptions: list[str],
 ) -> tuple[int, float]:
     """How many machines hold the cards, and the draw of the rest of each: the asker's figure,
     else, for servers, the vendor system's rating less its cards' draw."""
@@ -351,6 +368,18 @@ def _machines(
         return machines, q.system_w
     if system is None:
         return machines, 0.0
+    if system.gpu != card:
+        # A stand-in: its own cards come off its rating, whatever the asked card draws.
+        from assistant.knowledge.matching import match_gpu
+
+        own = match_gpu(system.gpu).gpu
+        rest = max(0.0, system.max_w - system.gpus * (own.tdp_w if own and own.tdp_w else 0.0))
+        assumptions.append(
+            f"Servers: {machines} × {system.gpus}-card servers; the data has no vendor rating for a "
+            f"{card} server, so the rest of each (CPUs, network cards, fans) is estimated as "
+            f"the {system.name}'s, {rest:g} W ({system.max_w:g} W at most less its {system.gpus} cards)."
+        )
+        return machines, rest
     rest = max(0.0, system.max_w - system.gpus * watts)
     assumptions.append(
         f"Servers: {machines} × {system.name}, rated {system.max_w:g} W at most for {system.gpus} cards; "

@@ -175,3 +175,22 @@ def test_a_power_supply_is_checked_against_the_vendor_figure_else_an_estimate() 
 def test_a_power_supply_is_never_checked_against_a_bare_wattage() -> None:
     # 'my 1000 W supply: will the PC draw 1 kW all day?' names no card: nothing to check it against
     assert power_cost(PowerQuery(power_w=1000, psu_w=1000)).psu is None
+
+
+def test_a_server_of_a_card_without_a_vendor_rating_borrows_a_similar_servers_rest() -> None:
+    # No MI300X server rating in the data: the rest of each 8-card server is the DGX H100's,
+    # 10,200 - 8 x 700 = 4,600 W, whatever an MI300X draws; 32 x 750 W + 4 x 4,600 W = 42.4 kW.
+    r = power_cost(
+        PowerQuery(
+            gpu="MI300X", gpu_count=32, servers=True, pue=1.4, electricity_price_per_kwh=0.12, **EUR
+        )  # fmt: skip
+    )
+    assert r.machines == 4 and r.system_w == 4600 and r.system_estimated
+    assert r.total_w == 42_400
+    assert r.cost_per_year == pytest.approx(42.4 * 1.4 * 24 * 365 * 0.12)
+    assert any("no vendor rating" in a for a in r.assumptions)
+    # a card with its own vendor server is not an estimate
+    own = power_cost(PowerQuery(gpu="H200", gpu_count=8, servers=True, **EUR))
+    assert own.system == "NVIDIA DGX H200" and not own.system_estimated
+    # outside servers nothing is borrowed
+    assert power_cost(PowerQuery(gpu="MI300X", gpu_count=8, **EUR)).system_w == 0

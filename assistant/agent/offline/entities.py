@@ -524,7 +524,9 @@ _MACHINE_OF = re.compile(
 )
 _PER_MACHINE = re.compile(
     r"^[\w\s-]{0,20}?\b(?:each|apiece|per (?:server|node|machine|box)|in each|chacun|chacune|"
-    r"par (?:serveur|n(?:œ|oe)ud|machine))\b",
+    r"par (?:serveur|n(?:œ|oe)ud|machine))\b"
+    # 'an 8-GPU H200 node ... we plan 4 nodes': a card named with one machine is that machine's
+    r"|^\s*(?:(?:sxm\d?|pcie|oam|hgx)\s+)?(?:node|server|box|serveur|n(?:œ|oe)ud)\b",
     re.IGNORECASE,
 )
 _PYTORCH = re.compile(r"\b(?:py)?torch\b", re.IGNORECASE)

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.skills.workload_fit import BITS, FITTING, SHORT_VERDICTS, gb
+from assistant.agent.offline.skills.workload_fit import FITTING, SHORT_VERDICTS, gb, precision_bits
 from assistant.agent.offline.texts import num, pick
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import Lang
@@ -36,7 +36,7 @@ class Held:
     @property
     def bits(self) -> int:
         """Bits per weight of the precision that fits (16 when unstated); 0 when it doesn't fit."""
-        return BITS.get(self.precision or "", 16) if self.verdict in FITTING else 0
+        return precision_bits(self.precision) if self.verdict in FITTING else 0
 
     @property
     def spare_gb(self) -> float:
@@ -56,11 +56,19 @@ def _held(result: FitResult) -> Held:
     ]
     # The highest precision with room to spare; only at the limit when nothing fits with room.
     roomy = [o for o in fitting if o.verdict != "tight"] or fitting
-    best = max(roomy, key=lambda o: (BITS.get(o.precision, 16), -(o.total_gb or 0)), default=None)
+    best = max(roomy, key=lambda o: (precision_bits(o.precision), -(o.total_gb or 0)), default=None)
     model = result.model or (f"{result.params_b:g}B" if result.params_b else "?")
     capacity = result.capacity_gb or result.vram_gb
     if best is not None:
         return Held(model, best.precision, best.total_gb, capacity, best.verdict)
+    if result.verdict not in FITTING:
+        # One precision checked (a LoRA): a lighter base the tool found it fits with ('LoRA on an
+        # fp8 base') is how this card holds the model.
+        lighter = [o for o in result.fits_with if o.precision and o.verdict in FITTING]
+        roomy_with = [o for o in lighter if o.verdict != "tight"] or lighter
+        base = max(roomy_with, key=lambda o: precision_bits(o.precision), default=None)
+        if base is not None:
+            return Held(model, base.precision, base.total_gb, capacity, base.verdict)
     return Held(model, result.precision, result.total_gb, capacity, result.verdict)
 
 
@@ -463,6 +471,8 @@ def weigh_options(reading: Reading, results: list[ToolResult]) -> tuple[str, set
     with_goal = weigh_with_goal(reading, results, lang)
     if with_goal:
         return with_goal, {"workload_fit", "gpu_compare", "recommend_gpus"}
+    if results and results[0].name == "power_cost":
+        return None  # the cards' draws were asked ('what does X draw vs Y'): they lead, not specs
     without = weigh_without_goal(reading, results, lang)
     if not without:
         return None

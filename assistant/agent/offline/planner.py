@@ -8,6 +8,7 @@ never sent, and a call the model would reject is dropped rather than failing the
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -138,6 +139,10 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(0, name)
         if "speed" in concepts and "llm_speed" not in intents:
             intents.append("llm_speed")  # "which is faster?": each option's speed too
+    elif ent.options and "power_cost" in intents and _DRAW_VERSUS.search(reading.text):
+        # 'what does an H200 node draw vs an MI300X node?': the draws compared, not the specs
+        intents.remove("power_cost")
+        intents.insert(0, "power_cost")
     elif ent.options and weighed_without_goal(ent) and (CARD_CHOICE & set(intents) or buying):
         # Options of another shape (one card or four, a Mac or a GPU laptop) and no model named:
         # their figures side by side, which the writer's trade-off leads.
@@ -259,6 +264,14 @@ def _with_companions(reading: Reading) -> list[str]:
 # What a comparison of two quotes for one job does not ask.
 _BESIDE_QUOTES = frozenset(
     {"rent_cost", "gpu_compare", "workload_fit", "purchase_price", "gpu_lookup", "llm_speed"}
+)
+
+
+# 'what does an 8-GPU H200 node draw vs an 8x MI300X node': the power of one against the other
+_DRAW_VERSUS = re.compile(
+    r"\b(?:draws?|pulls?|consumes?|consomment?)\b[^?.]{0,60}?\b(?:vs\.?|versus|against|compared "
+    r"(?:to|with)|face (?:à|a)|contre)\b",
+    re.IGNORECASE,
 )
 
 

@@ -170,6 +170,9 @@ class FitOption(BaseModel):
     change: str = Field(description="What to change, e.g. 'precision int4'")
     total_gb: float
     verdict: Verdict
+    precision: str | None = Field(
+        default=None, description="The weights' precision, when the change sets another"
+    )
 
 
 Runs = Literal["yes", "weight_only", "no", "unknown"]

@@ -255,12 +255,14 @@ def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
 
 def fit_options(
     setup: Setup, rules: MemoryRules, capacity_gb: float | None
-) -> list[tuple[str, float, str]]:
-    """(change, total GB, verdict) for single changes that help: the ones that fit first."""
+) -> list[tuple[str, float, str, str | None]]:
+    """(change, total GB, verdict, the weights' precision when the change sets another) for single
+    changes that help: the ones that fit first."""
     results = []
     for change, variant in _candidates(setup, rules):
         est = estimate(variant, rules)
-        results.append((change, est.total_gb, verdict_for(est, capacity_gb, rules)))
+        other = variant.precision if variant.precision != setup.precision else None
+        results.append((change, est.total_gb, verdict_for(est, capacity_gb, rules), other))
     rank = {"fits": 0, "tight": 1, "unknown": 2, "does_not_fit": 3}
     results.sort(key=lambda r: (rank[r[2]], -r[1] if r[2] != "does_not_fit" else r[1]))
     good = [r for r in results if r[2] in ("fits", "tight")]

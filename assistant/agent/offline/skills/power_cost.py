@@ -88,8 +88,13 @@ def _parts(result: PowerCost, lang: Lang) -> str:
                 if m > 1
                 else pick(lang, "the server", "le serveur")
             )
-            basis = pick(lang, f", from the {result.system}'s {rating} kW rating",
-                         f", d'après les {rating} kW max du {result.system}")  # fmt: skip
+            basis = (
+                pick(lang, f", estimated from the {result.system}'s: no vendor rating for such a server",
+                     f", estimé d'après le {result.system} : pas de chiffre du fabricant pour un tel serveur")
+                if result.system_estimated
+                else pick(lang, f", from the {result.system}'s {rating} kW rating",
+                          f", d'après les {rating} kW max du {result.system}")
+            )  # fmt: skip
         else:
             where = pick(lang, f"{m} machines" if m > 1 else "the machine",
                          f"{m} machines" if m > 1 else "la machine")  # fmt: skip
@@ -262,7 +267,9 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
         return (r.cost_per_year if yearly else r.cost_per_month) or 0.0
 
     def card(r: PowerCost) -> str:
-        """The card's name with its power draw."""
+        """The card's name with its power draw; several cards (and their machines) in all."""
+        if r.gpu_count > 1 and r.total_w:
+            return f"{r.gpu_count} × {r.gpu} ({num(r.total_w, lang, 0)} W)"
         return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
 
     cheap, dear = sorted((a, b), key=cost)

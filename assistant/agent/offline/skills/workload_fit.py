@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.concepts import reports_failure
@@ -55,18 +56,15 @@ FINETUNE_TASKS = ("qlora", "lora", "full_finetune")
 # adapters), the lightest usual method on one card, so no card is ruled out by a heavier one.
 OPTIONS_FINETUNE = "qlora"
 FITTING = ("fits", "tight")
-# Precisions people run a model at, by bits, for a headline when the question names none.
-BITS = {
-    "bf16": 16,
-    "fp16": 16,
-    "fp32": 32,
-    "fp8": 8,
-    "int8": 8,
-    "q8_0": 8,
-    "int4": 4,
-    "q4_k_m": 4,
-    "nf4": 4,
-}
+
+
+def precision_bits(name: str | None, default: int = 16) -> int:
+    """Whole bits per weight of a precision ('q4_k_m' is 4, 'nf4_dq' 4, 'fp8' 8), from the memory
+    rules' formats; `default` for a name that is no format ('mixed')."""
+    from assistant.knowledge.models import load_memory_rules
+
+    fmt = load_memory_rules().format(name) if name else None
+    return int(fmt.bits_per_param) if fmt is not None else default
 
 
 def gb(value: float | None, lang: Lang) -> str:
@@ -228,11 +226,13 @@ def _multi_gpu_lines(result: FitResult, lang: Lang) -> list[str]:
         return []
     verdicts = {k: pick(lang, *v) for k, v in SHORT_VERDICTS.items()}
     of = pick(lang, " of ", " sur ")
-    loads = [
+    each = [
         f"{c.gpu}{' : ' if lang == 'fr' else ': '}{gb(c.load_gb, lang)}{of}{gb(c.vram_gb, lang)} "
         f"({verdicts[c.verdict]})"
         for c in result.cards
     ]
+    # Cards that carry the same load are one line: '8 × H200 SXM 141GB: 74.6 GB of 141 GB'.
+    loads = [f"{n} × {line}" if n > 1 else line for line, n in Counter(each).items()]
     lines = []
     if loads:
         lines.append(
@@ -249,7 +249,7 @@ def _lower_precisions(result: FitResult) -> list[tuple[str, float]]:
     out = []
     for option in result.fits_with:
         m = re.fullmatch(r"precision (\S+)", option.change)
-        if m and option.verdict in FITTING and BITS.get(m.group(1), 16) < 16:
+        if m and option.verdict in FITTING and precision_bits(m.group(1)) < 16:
             out.append((m.group(1), option.total_gb))
     return out
 
@@ -267,7 +267,7 @@ def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
     lower = _lower_precisions(result)
     if not lower:
         return None
-    bits = sorted({BITS[p] for p, _ in lower if p in BITS}, reverse=True)
+    bits = sorted({precision_bits(p) for p, _ in lower}, reverse=True)
     model = _model_label(result, lang)
     where = result.gpu or pick(
         lang,
@@ -422,20 +422,45 @@ def _users_head(result: FitResult, lang: Lang) -> str | None:
     users, n = result.query.batch_size, result.max_sequences
     if result.verdict != "does_not_fit" or users <= 1 or not n or n >= users:
         return None
-    _, where = _sharded_over(result, lang)
+    cards, where = _sharded_over(result, lang)
     tokens = num(result.context_tokens or 0, lang, 0)
     return pick(
         lang,
         f"**The model fits, but not {users} sequences of {tokens} tokens at once: about {n} "
         f"do** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) on "
-        f"{where}. Each sequence holds its own KV cache; shorter requests fit more, since servers "
-        f"such as vLLM allocate the KV cache in pages as tokens arrive. The figures below are for "
-        f"all {users} sequences at once.",
+        f"{where}.{_room_left(result, cards, lang)} Each sequence holds its own KV cache; shorter "
+        "requests fit more, since servers such as vLLM allocate the KV cache in pages as tokens "
+        f"arrive. The figures below are for all {users} sequences at once.",
         f"**Le modèle tient, mais pas {users} séquences de {tokens} tokens à la fois : environ {n} "
         f"tiennent** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) "
-        f"sur {where}. Chaque séquence a son propre cache KV ; des requêtes plus courtes en font "
-        "tenir davantage, car des serveurs comme vLLM allouent le cache KV par pages au fil des "
-        f"tokens. Les chiffres ci-dessous valent pour les {users} séquences à la fois.",
+        f"sur {where}.{_room_left(result, cards, lang)} Chaque séquence a son propre cache KV ; des "
+        "requêtes plus courtes en font tenir davantage, car des serveurs comme vLLM allouent le "
+        f"cache KV par pages au fil des tokens. Les chiffres ci-dessous valent pour les {users} "
+        "séquences à la fois.",
+    )
+
+
+def _room_left(result: FitResult, cards: int, lang: Lang) -> str:
+    """' After the weights and the CUDA context, about 92 GB a card (736 GB in all) is left for
+    the KV cache and activations.': what the cards hold beyond the model itself."""
+    per_card = (
+        result.cards[0].vram_gb if result.cards else (result.capacity_gb or 0) / max(1, cards)
+    )
+    fixed = sum(line.gb for line in result.breakdown if line.item in ("weights", "overhead"))
+    room = per_card - fixed
+    if not per_card or room <= 0:
+        return ""
+    whole = (
+        pick(lang, f" ({gb(room * cards, lang)} in all)", f" ({gb(room * cards, lang)} en tout)")
+        if cards > 1
+        else ""
+    )
+    return pick(
+        lang,
+        f" After the weights and the CUDA context, about {gb(room, lang)} a card{whole} is left "
+        "for the KV cache and activations.",
+        f" Après les poids et le contexte CUDA, il reste environ {gb(room, lang)} par carte{whole} "
+        "pour le cache KV et les activations.",
     )
 
 

@@ -194,3 +194,14 @@ def test_a_server_of_a_card_without_a_vendor_rating_borrows_a_similar_servers_re
     assert own.system == "NVIDIA DGX H200" and not own.system_estimated
     # outside servers nothing is borrowed
     assert power_cost(PowerQuery(gpu="MI300X", gpu_count=8, **EUR)).system_w == 0
+
+
+def test_every_server_and_stand_in_names_a_catalog_card() -> None:
+    from assistant.knowledge.gpus import load_catalog
+    from assistant.knowledge.running import load_running_costs
+
+    names = {card.name for card in load_catalog().gpus}
+    for system in load_running_costs().systems:
+        assert system.gpu in names, system.name
+        assert set(system.stands_for) <= names, system.name
+        assert system.gpu not in system.stands_for, system.name

@@ -144,3 +144,18 @@ def test_a_span_in_years_is_still_read(text: str) -> None:
     from assistant.agent.offline.numbers import parse_durations
 
     assert [d.hours for d in parse_durations(text)] == [3 * 8760.0]
+
+
+def test_a_meter_at_the_plug_reads_the_whole_machine() -> None:
+    text = (
+        "Homelab: Epyc 7302 + 3x P40. Kill-A-Watt says ~310 W at idle (model loaded), ~900 W "
+        "while generating. I generate maybe 2 hours/day total, box is on 24/7. $0.16/kWh, per month?"
+    )
+    ent = extract_entities(text)
+    assert ent.wall_w == 900 and ent.idle_w == 310
+    # the bill follows the meter, once, not per card: 0.9 kW x 2 h + 0.31 kW x 22 h = 8.62 kWh
+    from assistant import ask
+
+    head = ask(text).text.split("\n\n")[0]
+    assert "8.62 kWh a day" in head and "3 ×" not in head
+    assert extract_entities("my 3090 pulls 350 W in games").wall_w is None

@@ -36,7 +36,7 @@ CARD_CHOICE = frozenset(
     {"gpu_compare", "gpu_lookup", "workload_fit", "models_for", "recommend_gpus", "llm_speed",
      "guide_coverage", "gpu_capability"}
 )  # fmt: skip
-MAX_CALLS = 8
+MAX_CALLS = 14  # a feature matrix takes up to 12 checks (gpu_capability.MAX_CHECKS)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 
 GENERIC_HINT = "ce qui manque"
 MAX_CARDS = 4  # 'H100 vs H200 vs B200: FP4?' checks every card compared
-MAX_TOPICS = 2
+MAX_TOPICS = 5  # 'cp.async, TMA, wgmma, tcgen05: which archs?' checks each feature listed
+MAX_CHECKS = 12  # cards x features, at most
 
 
 def _stack_lines(result: CapabilityVerdict, lang: Lang) -> list[str]:
@@ -174,9 +175,84 @@ def _tie_break(able: list[str], lang: Lang) -> str:
     )
 
 
+def _feature_matrix(results: list[CapabilityVerdict], lang: Lang) -> str:
+    """Several features asked of one card or more: per card what it has and lacks, then a table
+    of each feature on each card with the compute capabilities that have it."""
+    from assistant.knowledge.features import get_feature
+
+    if any(r.verdict == "unknown" for r in results):
+        return ""
+    cards = list(dict.fromkeys(r.gpu for r in results))
+    topics = list(dict.fromkeys(r.topic for r in results))
+    by = {(r.gpu, r.topic): r for r in results}
+    names = {r.topic: localized_name(r.topic_name or r.topic, lang).split(" (")[0] for r in results}
+    sentences = []
+    for card in cards:
+        mine = [by[(card, t)] for t in topics if (card, t) in by]
+        has = [names[r.topic] for r in mine if r.verdict == "yes"]
+        partly = [names[r.topic] for r in mine if r.verdict == "partial"]
+        lacks = [names[r.topic] for r in mine if r.verdict == "no"]
+        target = next((f" (`{r.arch_target}`)" for r in mine if r.arch_target), "")
+        parts = []
+        if has:
+            parts.append(pick(lang, f"{', '.join(has)} yes", f"{', '.join(has)} oui"))
+        if partly:
+            parts.append(
+                pick(lang, f"{', '.join(partly)} partly", f"{', '.join(partly)} en partie")
+            )
+        if lacks:
+            parts.append(pick(lang, f"{', '.join(lacks)} no", f"{', '.join(lacks)} non"))
+        sentences.append(
+            f"{card}{target}{pick(lang, ': ', ' : ')}{pick(lang, '; ', ' ; ').join(parts)}."
+        )
+    head = "**" + " ".join(sentences) + "**"
+
+    def where(topic: str) -> str:
+        feature = get_feature(topic)
+        if feature is None:
+            return "—"
+        return ", ".join(
+            f"{a.cc} (`{a.target}`)" if a.target else a.cc for a in feature.availability
+        )
+
+    rows = [
+        f"| {names[t]} | "
+        + " | ".join(verdict_word(by[(c, t)].verdict, lang) if (c, t) in by else "—" for c in cards)
+        + f" | {where(t)} |"
+        for t in topics
+    ]
+    exists = pick(lang, "Compute capabilities that have it", "Compute capabilities qui l'ont")
+    table = (
+        f"| {pick(lang, 'Feature', 'Fonction')} | {' | '.join(cards)} | {exists} |\n"
+        + "|---" * (len(cards) + 2)
+        + "|\n"
+        + "\n".join(rows)
+    )
+    missing = [t for t in topics if all(by[(c, t)].verdict == "no" for c in cards if (c, t) in by)]
+    alt = next(
+        (by[(c, t)].cheapest_alternative for t in missing for c in cards
+         if (c, t) in by and by[(c, t)].cheapest_alternative),
+        None,
+    )  # fmt: skip
+    extra = in_language(alt, lang) if alt else None
+    tail = (
+        pick(
+            lang,
+            f"For {', '.join(names[t] for t in missing)}, none of these cards: {extra}",
+            f"Pour {', '.join(names[t] for t in missing)}, aucune de ces cartes : {extra}",
+        )
+        if extra
+        else ""
+    )
+    return "\n\n".join(p for p in (head, table, tail) if p)
+
+
 def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
-    """Several cards against one goal: those that can't meet it ruled out first, then a table."""
-    if len({r.topic for r in results}) != 1 or len({r.gpu for r in results}) < 2:
+    """Several cards against one goal: those that can't meet it ruled out first, then a table.
+    Several features: a matrix of each feature on each card."""
+    if len({r.topic for r in results}) > 1:
+        return _feature_matrix(results, lang)
+    if len({r.gpu for r in results}) < 2:
         return ""
     if any(r.verdict == "unknown" for r in results):
         return ""
@@ -235,7 +311,7 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call per card and topic named (four cards and two topics at most). The precision a named model is to
+    """One call per card and topic named (four cards, five topics and twelve checks at most). The precision a named model is to
     run at is no feature question on another maker's card ('a 100B model in bf16 on an M2 Ultra'):
     the fit says whether that format runs there, and a CUDA verdict would only say 'not NVIDIA'."""
     from assistant.knowledge.matching import match_gpu
@@ -253,7 +329,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         for card in named_cards(ent)[:MAX_CARDS]
         for topic in topics[:MAX_TOPICS]
         if asked(card, topic)
-    ]
+    ][:MAX_CHECKS]
 
 
 def fallback(ent: Entities, reading: Reading) -> str | None:

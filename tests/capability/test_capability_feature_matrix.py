@@ -28,3 +28,20 @@ def test_each_feature_listed_is_checked_on_each_card() -> None:
 def test_one_feature_on_several_cards_keeps_its_verdict_table() -> None:
     text = ask("Can the T4 or the A100 do cp.async?").text
     assert "| Card | Verdict | Why |" in text
+
+
+def test_fp16_compute_follows_the_throughput_table() -> None:
+    from assistant.tools.capability import CapabilityQuery, check_capability
+
+    def verdict(gpu: str) -> str:
+        return check_capability(CapabilityQuery(gpu=gpu, topic="fp16 support")).verdict
+
+    # 16-bit FP results per clock per SM: none on 5.2, 2 on 6.1 (1/64 of FP32), 128 on 6.0
+    assert verdict("GTX 970") == "no"
+    assert verdict("GTX 1080") == "partial"
+    assert verdict("Tesla P100") == "yes" and verdict("RTX 3060") == "yes"
+    head = ask("Can GTX1080 support FP16? Its compute capability is 6.1").text.split("\n\n")[0]
+    assert (
+        head.startswith("**Partly**")
+        and "1/64 of the FP32 rate" in ask("does the GTX 1080 support fp16?").text
+    )

@@ -24,18 +24,23 @@ AMPERE = {
 }
 ADA = AMPERE | {"fp8"}
 
+FP16 = {"fp16_math", "fp16_full_rate"}  # native FP16 math, at least at the FP32 rate
+
 EXPECTED = {
-    "7.0": {"tensor_cores"},
-    "7.5": {"tensor_cores", "mma_sync"},
-    "8.0": AMPERE | {"fp64_tensor"},
-    "8.6": AMPERE,
-    "8.9": ADA,
-    "9.0": ADA | {"tma", "clusters", "dsmem", "wgmma", "fp64_tensor", "dpx"},
-    "10.0": ADA | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "fp64_tensor", "dpx"},
-    "10.3": ADA | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "dpx"},
-    "12.0": ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
-    "12.1": ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
-    "6.1": set(),
+    "7.0": FP16 | {"tensor_cores"},
+    "7.5": FP16 | {"tensor_cores", "mma_sync"},
+    "8.0": FP16 | AMPERE | {"fp64_tensor"},
+    "8.6": FP16 | AMPERE,
+    "8.9": FP16 | ADA,
+    "9.0": FP16 | ADA | {"tma", "clusters", "dsmem", "wgmma", "fp64_tensor", "dpx"},
+    "10.0": FP16
+    | ADA
+    | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "fp64_tensor", "dpx"},
+    "10.3": FP16 | ADA | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "dpx"},
+    "12.0": FP16 | ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
+    "12.1": FP16 | ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
+    "6.1": {"fp16_math"},  # FP16 at 1/64 of the FP32 rate
+    "5.2": set(),
 }
 
 

@@ -78,7 +78,9 @@ _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
 _DURATION = re.compile(
     rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?(?:{_UNIT_ALT})\b"
     rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
-    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night))?",
+    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
+    # "an 8-hour workday": the hours of each day of work
+    rf"|work-?days?|working days?|business days?))?",
     re.IGNORECASE,
 )
 _WEEKEND = re.compile(r"\b(?:(?:a|the|one|un|le|tout le|all)\s+)?week-?ends?\b", re.IGNORECASE)

@@ -213,6 +213,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if rate is None and rented is not None:
         currency = currency or get_settings().currency
         rate = rental_rate(rented, currency)
+    count = ent.count_of(card) if card else None
+    if rate is not None and count and count > 1 and _for_all(rate, ent, reading.text):
+        rate /= count  # '2x H100 at ~$5/h total': the tool takes the price of one card
     share = ent.utilisation
     per_day = ent.hours_per_day or (HOURS_PER_DAY if share else None)
     period = next(
@@ -221,12 +224,27 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
          "utilisation": share, "days_per_month": ent.days_per_month, "period_hours": period,
-         "gpu_count": ent.count_of(card) if card else None,
+         "gpu_count": count,
          "rent_rate": rate, "purchase_price": prices[0] if prices else None,
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
          "usd_per_eur": ent.usd_per_eur,
          "electricity_price_per_kwh": electricity_price(ent, currency)}
     ]  # fmt: skip
+
+
+RATE_FOR_ALL_SPAN = 16
+
+
+def _for_all(rate: float, ent: Entities, text: str) -> bool:
+    """Whether the hourly price stated is that of all the cards together ('$5/h total')."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    for m in ent.hourly_rates:
+        at = text.find(m.text) if m.amount == rate and m.text else -1
+        if at >= 0:
+            after = text[at + len(m.text) : at + len(m.text) + RATE_FOR_ALL_SPAN]
+            return any(start <= 2 for start, _ in phrase_spans("rate_for_all", after))
+    return False
 
 
 SKILL = Skill(

@@ -1,0 +1,39 @@
+"""'An 8-hour workday' is hours a day; '2x H100 at ~$5/h total' is the price of both cards."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.planner import plan_tool_calls
+from assistant.agent.offline.reading import Conversation
+
+QUESTION = (
+    "why not rent instead? Say an 8-hour workday, 22 days a month, 2x H100 at ~$5/h total from a "
+    "cloud provider, vs buying the ~$40k box which would live 4 years. We pay $0.14/kWh and the "
+    "box would pull ~1.5 kW under load and ~300 W idle (it stays on 24/7). Give me a break-even."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [("an 8-hour workday", 8.0), ("a 10 hour working day", 10.0), ("a 9-hour business day", 9.0)],
+)
+def test_the_length_of_a_workday_is_hours_a_day(text: str, hours: float) -> None:
+    assert extract_entities(text).hours_per_day == hours
+
+
+def test_a_workday_is_used_over_a_machine_left_on() -> None:
+    ent = extract_entities(QUESTION)
+    assert ent.hours_per_day == 8.0 and ent.days_per_month == 22.0
+
+
+def test_a_rate_said_to_be_the_total_is_split_over_the_cards() -> None:
+    call = next(
+        c for c in plan_tool_calls(Conversation(QUESTION), set()) if c.name == "rent_vs_buy"
+    )
+    assert call.args["gpu_count"] == 2 and call.args["rent_rate"] == pytest.approx(2.5)
+    assert call.args["hours_per_day"] == 8.0
+    each = QUESTION.replace("$5/h total", "$5/h each")
+    call = next(c for c in plan_tool_calls(Conversation(each), set()) if c.name == "rent_vs_buy")
+    assert call.args["rent_rate"] == pytest.approx(5.0)

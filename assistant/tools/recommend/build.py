@@ -59,6 +59,7 @@ def build_recommendation(
     all_sources += [*goal.sources, *correction_sources]
     return Recommendation(
         goal=goal.description,
+        goal_assumed=goal.assumed,
         currency=currency,
         usd_per_eur=rate,
         budget=q.budget,

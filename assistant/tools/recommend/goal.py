@@ -73,6 +73,7 @@ class Goal:
     fit_tiers: list[FitTier] = field(default_factory=list)
     description: str = ""
     program: str | None = None  # a program named as the goal (Blender...), not a workload
+    assumed: bool = False  # no goal stated at all: learning with the guide was assumed
     assumptions: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -139,6 +140,7 @@ def resolve_goal(q: RecommendQuery) -> Goal:
         return goal
     if not goal.topics and not goal.workload and not goal.fit_tiers and not goal.problems:
         _guide_up_to(goal, 9)
+        goal.assumed = True
         goal.assumptions.append(
             "No goal given: assumed learning GPU programming with the whole guide (parts 1–9)."
         )

@@ -182,6 +182,10 @@ class Recommendation(BaseModel):
     """Ranked options, what comes closest when nothing fits, corrections and assumptions."""
 
     goal: str = Field(description="The goal as understood")
+    goal_assumed: bool = Field(
+        default=False,
+        description="No goal was stated: the picks are for learning GPU programming with the guide",
+    )
     currency: Currency
     usd_per_eur: float
     budget: float | None

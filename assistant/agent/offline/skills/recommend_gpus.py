@@ -172,11 +172,32 @@ def _left_out(result: Recommendation, lang: Lang) -> list[str]:
     return [c for c in (in_language(c, lang) for c in result.left_out) if c]
 
 
+def _unstated_goal(result: Recommendation, lang: Lang) -> str:
+    """No goal in the question: said first, so the picks for learning with the guide below are
+    not read as the answer to a question about another workload."""
+    if not result.goal_assumed:
+        return ""
+    return pick(
+        lang,
+        "**Which card depends on what you will run on it, and the question does not say**: the "
+        "model and its size, images or video, training or only inference set the memory needed. "
+        "Say what you run and I size it. For learning GPU programming with the guide:",
+        "**La carte dépend de ce que vous ferez tourner, et la question ne le dit pas** : le "
+        "modèle et sa taille, images ou vidéo, entraînement ou seulement inférence fixent la "
+        "mémoire nécessaire. Dites ce que vous faites tourner et je le dimensionne. Pour "
+        "apprendre la programmation GPU avec le guide :",
+    )
+
+
 def render(result: Recommendation, question: str, lang: Lang) -> str:
     """The ranked picks (or the closest when nothing fits), what the first can't do, the notes;
     with the cost of the asker's hours first when they rent."""
     currency = result.currency
-    lines = [_rent_total(result, question, lang), _small_budget_note(question, lang)]
+    lines = [
+        _unstated_goal(result, lang),
+        _rent_total(result, question, lang),
+        _small_budget_note(question, lang),
+    ]
     if result.candidates and result.options:
         lines.append(_named_pick(result, lang))
     elif result.options:

@@ -45,3 +45,9 @@ def test_fp16_compute_follows_the_throughput_table() -> None:
         head.startswith("**Partly**")
         and "1/64 of the FP32 rate" in ask("does the GTX 1080 support fp16?").text
     )
+
+
+def test_a_matrix_shows_where_the_guide_says_otherwise() -> None:
+    text = ask("Does the RTX 5090 have tcgen05 and TMEM like the B200?").text
+    assert "| tcgen05 | No | Yes |" in text
+    assert "⚠️ The guide" in text and "sm_120" in text

@@ -244,7 +244,18 @@ def _feature_matrix(results: list[CapabilityVerdict], lang: Lang) -> str:
         if extra
         else ""
     )
-    return "\n\n".join(p for p in (head, table, tail) if p)
+    noted = [r for r in results if r.corpus_note]
+    warning = ""
+    if noted:
+        # Where the guide says otherwise, the answer shows both (as a single verdict does).
+        warning = pick(
+            lang,
+            "\n".join(f"⚠️ {note}" for note in dict.fromkeys(r.corpus_note or "" for r in noted)),
+            "⚠️ Le guide affirme ici autre chose que les documents de NVIDIA pour "
+            + ", ".join(dict.fromkeys(r.gpu for r in noted))
+            + " ; ce tableau suit NVIDIA.",
+        )
+    return "\n\n".join(p for p in (head, table, warning, tail) if p)
 
 
 def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:

@@ -37,3 +37,19 @@ def test_a_rate_said_to_be_the_total_is_split_over_the_cards() -> None:
     each = QUESTION.replace("$5/h total", "$5/h each")
     call = next(c for c in plan_tool_calls(Conversation(each), set()) if c.name == "rent_vs_buy")
     assert call.args["rent_rate"] == pytest.approx(5.0)
+
+
+def test_an_amount_already_paid_is_no_budget() -> None:
+    ent = extract_entities(
+        "I bought an Intel Arc A770 16GB last year for £260. Is IPEX still the way to run PyTorch?"
+    )
+    assert ent.budgets and ent.budgets[0].paid and not ent.spendable
+    assert extract_entities("J'ai acheté une 3090 à 700 €").budgets[0].paid
+    assert extract_entities("I have 600 euros for a GPU").spendable[0].amount == 600
+    tools = [c.name for c in plan_tool_calls(Conversation(
+        "I bought an Intel Arc A770 16GB last year for £260. Is IPEX still the way to run PyTorch?"
+    ), set())]  # fmt: skip
+    assert "recommend_gpus" not in tools and "budget_plan" not in tools
+    paid = "I bought a 4090 for $1600 last year, should I have rented instead? I use it 3 h a day"
+    calls = plan_tool_calls(Conversation(paid), set())
+    assert calls[0].name == "rent_vs_buy" and calls[0].args["purchase_price"] == 1600

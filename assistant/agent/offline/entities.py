@@ -53,6 +53,7 @@ class MoneyMention(BaseModel):
     per_hour: bool = False
     per: Literal["hour", "day", "month", "kwh"] | None = None
     text: str = ""
+    paid: bool = Field(default=False, description="Already spent: 'bought it for £260'")
 
 
 class Entities(BaseModel):
@@ -195,6 +196,11 @@ class Entities(BaseModel):
         """The amounts given with no period: budgets or prices."""
         return [m for m in self.money if m.per is None]
 
+    @property
+    def spendable(self) -> list[MoneyMention]:
+        """The budgets still to spend: not what the asker already paid ('bought it for £260')."""
+        return [m for m in self.budgets if not m.paid]
+
     def count_of(self, card: str) -> int | None:
         """How many of this card the message names ('8x H100'), else the message's one count."""
         if card in self.gpu_counts:
@@ -335,11 +341,16 @@ def _expand_exponents(text: str) -> str:
     return _EXPONENT.sub(repl, text)
 
 
+PAID_BEFORE = 60  # how far before an amount a word such as "bought" may sit in its clause
+
+
 def _money(text: str) -> list[MoneyMention]:
+    from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
 
     out = []
     for p in parse_money(text):
+        before = re.split(r"[.!?;\n]", text[max(0, p.start - PAID_BEFORE) : p.start])[-1]
         out.append(
             MoneyMention(
                 amount=p.amount,
@@ -348,6 +359,7 @@ def _money(text: str) -> list[MoneyMention]:
                 per_hour=p.per == "hour",
                 per=p.per,
                 text=p.text,
+                paid=p.per is None and bool(phrase_spans("paid", before)),
             )
         )
     return out

@@ -91,12 +91,12 @@ def render(result: BudgetPlan, question: str, lang: Lang) -> str:
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call planning the budget named; none without one, with hourly rates named, or when the
     budget is for something else than learning from the guide (`_for_something_else`)."""
-    if not ent.budgets or _divides_by_rates(reading) or _for_something_else(ent, reading.text):
+    if not ent.spendable or _divides_by_rates(reading) or _for_something_else(ent, reading.text):
         return []
     parts = sorted(set(ent.parts)) or (
         list(range(1, ent.up_to_part + 1)) if ent.up_to_part else None
     )
-    budget = ent.budgets[0]
+    budget = ent.spendable[0]
     return [{"budget": budget.amount, "currency": budget.currency, "parts": parts}]
 
 
@@ -115,7 +115,15 @@ def _divides_by_rates(reading: Reading) -> bool:
 
 
 def _next(ent: Entities, reading: Reading) -> str | None:
-    return None if _divides_by_rates(reading) else "recommend_gpus"
+    """The rates' hours, else a recommendation; an amount already paid ('I bought it for £260')
+    is no budget: weighed against renting when renting is named, else nothing is planned."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    if _divides_by_rates(reading):
+        return None
+    if ent.budgets and not ent.spendable:
+        return "rent_vs_buy" if "rent" in concepts_in(reading.text) else None
+    return "recommend_gpus"
 
 
 SKILL = Skill(

@@ -263,9 +263,12 @@ def _workload(ent: Entities) -> str | None:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call with the goal, budget and constraints the question states."""
+    from assistant.agent.offline.concepts import concepts_in
     from assistant.agent.offline.cues import asks_small_budget
 
-    budget = ent.budgets[0] if ent.budgets else None
+    if ent.budgets and not ent.spendable and "recommend" not in concepts_in(reading.text):
+        return []  # 'I bought an Arc A770 for £260; is IPEX still the way?': no card is asked for
+    budget = ent.spendable[0] if ent.spendable else None
     amount, currency = (budget.amount, budget.currency) if budget else (None, None)
     if budget is None and asks_small_budget(reading.text):
         small = defaults().small_budget  # stated in the answer

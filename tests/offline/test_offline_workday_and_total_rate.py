@@ -34,6 +34,11 @@ def test_a_rate_said_to_be_the_total_is_split_over_the_cards() -> None:
     )
     assert call.args["gpu_count"] == 2 and call.args["rent_rate"] == pytest.approx(2.5)
     assert call.args["hours_per_day"] == 8.0
+    sentence = QUESTION.replace("$5/h total from a cloud provider", "$5/h. Total cost matters")
+    call = next(
+        c for c in plan_tool_calls(Conversation(sentence), set()) if c.name == "rent_vs_buy"
+    )
+    assert call.args["rent_rate"] == pytest.approx(5.0)
     each = QUESTION.replace("$5/h total", "$5/h each")
     call = next(c for c in plan_tool_calls(Conversation(each), set()) if c.name == "rent_vs_buy")
     assert call.args["rent_rate"] == pytest.approx(5.0)
@@ -46,6 +51,9 @@ def test_an_amount_already_paid_is_no_budget() -> None:
     assert ent.budgets and ent.budgets[0].paid and not ent.spendable
     assert extract_entities("J'ai acheté une 3090 à 700 €").budgets[0].paid
     assert extract_entities("I have 600 euros for a GPU").spendable[0].amount == 600
+    assert extract_entities("I paid $900 for it").budgets[0].paid
+    other = extract_entities("I bought a 3090 and now have 500 € for another card")
+    assert other.spendable[0].amount == 500
     tools = [c.name for c in plan_tool_calls(Conversation(
         "I bought an Intel Arc A770 16GB last year for £260. Is IPEX still the way to run PyTorch?"
     ), set())]  # fmt: skip

@@ -342,6 +342,12 @@ def _expand_exponents(text: str) -> str:
 
 
 PAID_BEFORE = 60  # how far before an amount a word such as "bought" may sit in its clause
+# ...with the amount itself the price: 'bought it last year for £260', 'payé 700 €', not 'bought a
+# 3090 and now have 500 € for another card'
+_PAID_AMOUNT = re.compile(
+    r"\b(?:for|at|à|pour|paid|payée?|spent|dépensé)\s*(?:about|around|roughly|environ|~)?\s*$",
+    re.IGNORECASE,
+)
 
 
 def _money(text: str) -> list[MoneyMention]:
@@ -359,7 +365,9 @@ def _money(text: str) -> list[MoneyMention]:
                 per_hour=p.per == "hour",
                 per=p.per,
                 text=p.text,
-                paid=p.per is None and bool(phrase_spans("paid", before)),
+                paid=p.per is None
+                and bool(phrase_spans("paid", before))
+                and bool(_PAID_AMOUNT.search(before)),
             )
         )
     return out

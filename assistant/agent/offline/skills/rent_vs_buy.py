@@ -242,8 +242,9 @@ def _for_all(rate: float, ent: Entities, text: str) -> bool:
     for m in ent.hourly_rates:
         at = text.find(m.text) if m.amount == rate and m.text else -1
         if at >= 0:
-            after = text[at + len(m.text) : at + len(m.text) + RATE_FOR_ALL_SPAN]
-            return any(start <= 2 for start, _ in phrase_spans("rate_for_all", after))
+            after = text[at + len(m.text) : at + len(m.text) + RATE_FOR_ALL_SPAN].lstrip(" (")
+            # right after the price, in its own sentence: '$5/h total', not '$2/h. Total budget'
+            return any(start == 0 for start, _ in phrase_spans("rate_for_all", after))
     return False
 
 

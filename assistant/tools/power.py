@@ -187,15 +187,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
     system = data.system(card.name) if card and q.servers else None
     if system is None and card and q.servers:
         system = data.stand_in(card.name)  # no vendor server of this card: a similar one's rest
+    stand_in = system is not None and card is not None and system.gpu != card.name
     if q.power_w is not None:
         watts, basis = q.power_w, "given"
-    elif (
-        system
-        and card
-        and system.gpu == card.name
-        and not (row and row.typical_w)
-        and not card.tdp_w
-    ):
+    elif system and card and not stand_in and not (row and row.typical_w) and not card.tdp_w:
         # NVIDIA rates some cards only as part of their server (B200): the system's share per card.
         watts, basis = system.max_w / system.gpus, "system"
         sources.append(system.source)
@@ -335,7 +330,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         machines=machines, system_w=rest_w, pue=pue, total_w=total_w,
         system=system.name if system and q.system_w is None else None,
         system_max_w=system.max_w if system and q.system_w is None else None,
-        system_estimated=bool(system and card and system.gpu != card.name),
+        system_estimated=stand_in,
         hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
         kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,

@@ -351,12 +351,13 @@ _PAID_AMOUNT = re.compile(
 
 
 def _money(text: str) -> list[MoneyMention]:
+    from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
 
     out = []
     for p in parse_money(text):
-        before = re.split(r"[.!?;\n]", text[max(0, p.start - PAID_BEFORE) : p.start])[-1]
+        before = same_sentence_before(text, p.start, PAID_BEFORE)
         out.append(
             MoneyMention(
                 amount=p.amount,

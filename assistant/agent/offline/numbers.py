@@ -207,9 +207,10 @@ def _runs_per_day(text: str, found: list[tuple[int, Duration]]) -> list[tuple[in
     return found
 
 
-def _same_sentence_before(text: str, start: int) -> str:
-    """The words just before `start` in its own sentence: "Nightly risk batch takes ~2.5 h"."""
-    window = text[max(0, start - DAILY_BEFORE) : start]
+def same_sentence_before(text: str, start: int, span: int = DAILY_BEFORE) -> str:
+    """The words just before `start` (at most `span` characters) in its own sentence: "Nightly
+    risk batch takes ~2.5 h"."""
+    window = text[max(0, start - span) : start]
     return re.split(r"[.!?;\n]", window)[-1]
 
 
@@ -264,7 +265,7 @@ def parse_durations(text: str) -> list[Duration]:
                 )
             )
         elif _DAILY_USE.search(text[m.end() : m.end() + 20]) or _DAILY_USE.search(
-            _same_sentence_before(text, m.start())
+            same_sentence_before(text, m.start())
         ):
             found.append(
                 (

@@ -9,7 +9,7 @@ from assistant.agent.offline.texts import in_language, num, pick
 from assistant.language import Lang
 
 if TYPE_CHECKING:
-    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.entities import Entities, MoneyMention
 
 MAX_CARDS = 3
 
@@ -39,11 +39,16 @@ def rental_rates(ent: Entities, text: str) -> list[float]:
 
     kept = []
     for m in ent.hourly_rates:
-        at = text.find(m.text)
-        after = text[at + len(m.text) : at + len(m.text) + ELECTRICITY_SPAN] if at >= 0 else ""
-        if not phrase_spans("electricity_cost", after):
+        if not phrase_spans("electricity_cost", after_mention(text, m, ELECTRICITY_SPAN) or ""):
             kept.append(m.amount)
     return kept
+
+
+def after_mention(text: str, mention: MoneyMention, span: int) -> str | None:
+    """The `span` characters right after an amount as written in the text; None when the text
+    does not hold it."""
+    at = text.find(mention.text) if mention.text else -1
+    return text[at + len(mention.text) : at + len(mention.text) + span] if at >= 0 else None
 
 
 def render_unknown(name: str, suggestions: list[str], lang: Lang) -> str:

@@ -238,13 +238,13 @@ RATE_FOR_ALL_SPAN = 16
 def _for_all(rate: float, ent: Entities, text: str) -> bool:
     """Whether the hourly price stated is that of all the cards together ('$5/h total')."""
     from assistant.agent.offline.quantities import phrase_spans
+    from assistant.agent.offline.skills.common import after_mention
 
     for m in ent.hourly_rates:
-        at = text.find(m.text) if m.amount == rate and m.text else -1
-        if at >= 0:
-            after = text[at + len(m.text) : at + len(m.text) + RATE_FOR_ALL_SPAN].lstrip(" (")
+        after = after_mention(text, m, RATE_FOR_ALL_SPAN) if m.amount == rate else None
+        if after is not None:
             # right after the price, in its own sentence: '$5/h total', not '$2/h. Total budget'
-            return any(start == 0 for start, _ in phrase_spans("rate_for_all", after))
+            return any(start == 0 for start, _ in phrase_spans("rate_for_all", after.lstrip(" (")))
     return False
 
 

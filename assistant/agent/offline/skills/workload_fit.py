@@ -424,16 +424,17 @@ def _users_head(result: FitResult, lang: Lang) -> str | None:
         return None
     cards, where = _sharded_over(result, lang)
     tokens = num(result.context_tokens or 0, lang, 0)
+    room = _room_left(result, cards, lang)
     return pick(
         lang,
         f"**The model fits, but not {users} sequences of {tokens} tokens at once: about {n} "
         f"do** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) on "
-        f"{where}.{_room_left(result, cards, lang)} Each sequence holds its own KV cache; shorter "
+        f"{where}.{room} Each sequence holds its own KV cache; shorter "
         "requests fit more, since servers such as vLLM allocate the KV cache in pages as tokens "
         f"arrive. The figures below are for all {users} sequences at once.",
         f"**Le modèle tient, mais pas {users} séquences de {tokens} tokens à la fois : environ {n} "
         f"tiennent** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) "
-        f"sur {where}.{_room_left(result, cards, lang)} Chaque séquence a son propre cache KV ; des "
+        f"sur {where}.{room} Chaque séquence a son propre cache KV ; des "
         "requêtes plus courtes en font tenir davantage, car des serveurs comme vLLM allouent le "
         f"cache KV par pages au fil des tokens. Les chiffres ci-dessous valent pour les {users} "
         "séquences à la fois.",

@@ -110,6 +110,27 @@ def separate_scripts(text: str) -> str:
     return _SCRIPT_EDGE.sub(" ", text.translate(_FULL_WIDTH))
 
 
+# The share of a message's letters that must be in one of these scripts for it to be written in
+# that language (a Chinese question quoting an English error is still Chinese).
+SCRIPT_SHARE = 0.1
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+
+
+def cjk_language(text: str) -> Literal["zh", "ja", "ko"] | None:
+    """Chinese, Japanese or Korean, when the message is written in one of them (by its script:
+    Hangul is Korean, kana Japanese, Han characters alone Chinese); None otherwise."""
+    text = _PASTED_ERROR.sub(" ", text)
+    letters = sum(1 for c in text if c.isalpha())
+    hangul, kana, han = (len(p.findall(text)) for p in (_HANGUL, _KANA, _HAN))
+    if not letters or (hangul + kana + han) / letters < SCRIPT_SHARE:
+        return None
+    if hangul >= max(kana, 1):
+        return "ko"
+    return "ja" if kana else "zh"
+
+
 def detect_language(text: str, default: Lang = "en") -> Lang:
     """The language of `text`: "fr" or "en"; `default` when there is no cue at all. Pasted error
     messages are left out when the asker's own words give a cue. A message in another language

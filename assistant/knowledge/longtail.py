@@ -41,6 +41,7 @@ class LongTailSettings(BaseModel):
     provenance: str
     url: str
     min_year: int = Field(ge=1995)
+    cuda_min_year: int = Field(ge=1995)
     vendors: dict[str, Vendor]
     segment_rule: list[SegmentRule]
 
@@ -215,12 +216,11 @@ def long_tail_rows() -> LongTailRows:
     rows: dict[str, dict[str, Any]] = {}
     shadowed: list[tuple[str, str]] = []
     vendors = settings().vendors
-    min_year = settings().min_year
     for row in _raw_rows():
         if row.get("manufacturer") not in vendors or not row.get("name"):
             continue
         release = row.get("release_date")
-        if release is None or release.year < min_year:
+        if release is None or release.year < _first_year(row):
             continue
         name = str(row["name"])
         hit = curated.get(tuple(sorted(core_tokens(name))))
@@ -230,6 +230,13 @@ def long_tail_rows() -> LongTailRows:
             continue
         rows[name] = _newer_chip(rows.get(name), row)
     return LongTailRows(rows=rows, shadowed=shadowed)
+
+
+def _first_year(row: dict[str, Any]) -> int:
+    """The first release year kept for this row: earlier for NVIDIA cards with a compute
+    capability (CUDA-capable since the GeForce 8 series) than for the rest."""
+    cuda = row.get("manufacturer") == "NVIDIA" and (row.get("cuda_major_version") or 0) >= 1
+    return settings().cuda_min_year if cuda else settings().min_year
 
 
 def _chip_key(row: dict[str, Any]) -> tuple[int, int]:

@@ -94,6 +94,23 @@ class RentVsBuyQuery(MoneyQuery):
         le=100,
         description="Electricity price per kWh in `currency` (default: the configured one)",
     )
+    idle_power_w: float | None = Field(
+        default=None,
+        ge=0,
+        le=10_000,
+        description="Power drawn while switched on but not working, in watts (default: none "
+        "counted)",
+    )
+    always_on: bool = Field(
+        default=False,
+        description="The machine stays on around the clock and idles when not working",
+    )
+    idle_hours_per_day: float | None = Field(
+        default=None,
+        ge=0,
+        le=24,
+        description="Hours a day switched on but idle, on the days of use (when not always_on)",
+    )
     resale_value: float | None = Field(
         default=None,
         ge=0,
@@ -137,7 +154,14 @@ class RentVsBuy(CostResult):
     rent_rate: float | None = None
     power_w: float | None = None
     electricity_price_per_kwh: float | None = None
-    electricity_per_hour: float | None = None
+    electricity_per_hour: float | None = Field(
+        default=None, description="Electricity per hour of use, idle hours' share included"
+    )
+    idle_power_w: float | None = None
+    idle_hours_per_month: float | None = None
+    idle_per_month: float | None = Field(
+        default=None, description="Electricity of the idle hours over a month"
+    )
     saving_per_hour: float | None = Field(
         default=None, description="Rent rate minus electricity per hour"
     )
@@ -250,6 +274,16 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         resale = 0.0
         assumptions.append("Resale value: none assumed (give resale_value or resale_fraction).")
     electricity = power / 1000 * kwh_price
+    idle = _idle(q, per_day, kwh_price)
+    if idle is not None:
+        idle_hours, idle_cost = idle
+        use_hours = per_day * q.days_per_month
+        electricity += idle_cost / use_hours
+        assumptions.append(
+            f"Idle: {q.idle_power_w:g} W for {idle_hours:,.0f} h a month switched on but not "
+            f"working ({format_money(idle_cost, cur)} a month), spread over the "
+            f"{use_hours:,.0f} h of use."
+        )
     saving = rate - electricity
     net = price - resale
     assumptions.append(
@@ -259,6 +293,8 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     result = RentVsBuy(
         gpu=name or q.gpu, purchase_price=price, resale_value=resale, net_purchase=net, rent_rate=rate,
         power_w=power, electricity_price_per_kwh=kwh_price, electricity_per_hour=electricity,
+        idle_power_w=q.idle_power_w if idle else None,
+        idle_hours_per_month=idle[0] if idle else None, idle_per_month=idle[1] if idle else None,
         saving_per_hour=saving, assumptions=assumptions, sources=sources,
         rent_per_month=rate * per_day * q.days_per_month, hours_used=used,
         rent_total=rate * used if used is not None else None,
@@ -283,6 +319,20 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         f"(renting {format_money(rate, cur)}/h, electricity {format_money(electricity, cur)}/h)."
     )
     return result
+
+
+def _idle(q: RentVsBuyQuery, per_day: float, kwh_price: float) -> tuple[float, float] | None:
+    """(idle hours a month, their electricity) for a machine left on when it does not work:
+    around the clock, or the idle hours a day on the days of use."""
+    if not q.idle_power_w:
+        return None
+    if q.always_on:
+        hours = max(0.0, 24 * CALENDAR_DAYS_PER_MONTH - per_day * q.days_per_month)
+    elif q.idle_hours_per_day:
+        hours = q.idle_hours_per_day * q.days_per_month
+    else:
+        return None
+    return hours, q.idle_power_w / 1000 * kwh_price * hours
 
 
 def _hours_used(period_hours: float | None, per_day: float, days_per_month: float) -> float | None:

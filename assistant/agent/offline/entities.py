@@ -54,6 +54,9 @@ class MoneyMention(BaseModel):
     per: Literal["hour", "day", "month", "kwh"] | None = None
     text: str = ""
     paid: bool = Field(default=False, description="Already spent: 'bought it for £260'")
+    added: bool = Field(
+        default=False, description="Added to the amount before it: '2 400 € + ~800 € for the PC'"
+    )
 
 
 class Entities(BaseModel):
@@ -200,6 +203,18 @@ class Entities(BaseModel):
     def spendable(self) -> list[MoneyMention]:
         """The budgets still to spend: not what the asker already paid ('bought it for £260')."""
         return [m for m in self.budgets if not m.paid]
+
+    @property
+    def purchase_total(self) -> float | None:
+        """The first amount to pay with the amounts added to it ('2 400 € + ~800 € for the PC':
+        3 200 €), None without one."""
+        return _with_added(self.budgets)
+
+    @property
+    def spendable_total(self) -> float | None:
+        """The first budget still to spend with the amounts added to it ('1000 euros plus 200
+        from selling my old card': 1,200), None without one."""
+        return _with_added(self.spendable)
 
     def count_of(self, card: str) -> int | None:
         """How many of this card the message names ('8x H100'), else the message's one count."""
@@ -350,12 +365,32 @@ _PAID_AMOUNT = re.compile(
 )
 
 
+def _with_added(mentions: list[MoneyMention]) -> float | None:
+    """The first amount and those added right after it; None without an amount."""
+    if not mentions:
+        return None
+    total = mentions[0].amount
+    for m in mentions[1:]:
+        if not m.added:
+            break
+        total += m.amount
+    return total
+
+
+# Right before an amount, in its clause: it adds to the amount before it ('2 400 €, + ~800 € to
+# upgrade my PC', 'plus 300 € for a power supply').
+_ADDED_AMOUNT = re.compile(
+    r"(?:\+|\bplus|\ben plus de|\bon top of)\s*(?:about|around|roughly|environ|~)?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _money(text: str) -> list[MoneyMention]:
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
 
-    out = []
+    out: list[MoneyMention] = []
     for p in parse_money(text):
         before = same_sentence_before(text, p.start, PAID_BEFORE)
         out.append(
@@ -369,6 +404,7 @@ def _money(text: str) -> list[MoneyMention]:
                 paid=p.per is None
                 and bool(phrase_spans("paid", before))
                 and bool(_PAID_AMOUNT.search(before)),
+                added=bool(out) and p.per is None and bool(_ADDED_AMOUNT.search(before)),
             )
         )
     return out

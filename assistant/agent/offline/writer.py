@@ -19,7 +19,7 @@ from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import localized_name, pick
 from assistant.knowledge.topics import generic_topic_keys
-from assistant.language import STOPWORDS, Lang
+from assistant.language import STOPWORDS, Lang, cjk_language
 
 MAX_QUOTES = 2
 # A passage is quoted only when it holds this many of the question's salient terms.
@@ -102,6 +102,15 @@ EXAMPLES = {
     "*I have 200 € to learn GPU programming, how should I spend it?*",
     "fr": "Essayez : *Ma RTX 4090 peut-elle faire des megakernels ?* · *Combien coûte une H100 pendant "
     "100 heures ?* · *J'ai 200 € pour apprendre la programmation GPU, comment les dépenser ?*",
+}
+
+
+# Said in the asker's own language when they wrote in Chinese, Japanese or Korean: the offline
+# backend writes English and French only.
+ANSWERED_IN_ENGLISH = {
+    "zh": "（离线模式只能用英文或法文回答，以下为英文回答。）",
+    "ja": "（オフラインモードは英語かフランス語でしか回答できません。以下は英語での回答です。）",
+    "ko": "(오프라인 모드는 영어나 프랑스어로만 답변할 수 있어 아래에 영어로 답변합니다.)",
 }
 
 
@@ -747,6 +756,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     retrieved = _passages(results)
     passages = _relevant(retrieved)
     parts: list[str] = []
+    script = cjk_language(reading.text)
+    if script is not None:
+        parts.append(f"*{ANSWERED_IN_ENGLISH[script]}*")
     if reading.injection:
         parts.append(
             pick(
@@ -792,7 +804,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)
-        at = int(reading.injection) + int(bool(unknown)) + int(premise or verdict)
+        at = int(script is not None) + int(reading.injection) + int(bool(unknown))
+        at += int(premise or verdict)
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):
             text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)

@@ -181,20 +181,42 @@ def _unstated_goal(result: Recommendation, lang: Lang) -> str:
         lang,
         "**Which card depends on what you will run on it, and the question does not say**: the "
         "model and its size, images or video, training or only inference set the memory needed. "
-        "Say what you run and I size it. For learning GPU programming with the guide:",
+        "Say what you run and I size it.",
         "**La carte dépend de ce que vous ferez tourner, et la question ne le dit pas** : le "
         "modèle et sa taille, images ou vidéo, entraînement ou seulement inférence fixent la "
-        "mémoire nécessaire. Dites ce que vous faites tourner et je le dimensionne. Pour "
-        "apprendre la programmation GPU avec le guide :",
+        "mémoire nécessaire. Dites ce que vous faites tourner et je le dimensionne.",
     )
+
+
+def picks_for_nothing(result: Recommendation) -> bool:
+    """No goal, no budget and no cards named: the picks would only be those for learning with
+    the guide, a shopping list for a question that did not ask for one."""
+    return result.goal_assumed and result.budget is None and not result.candidates
 
 
 def render(result: Recommendation, question: str, lang: Lang) -> str:
     """The ranked picks (or the closest when nothing fits), what the first can't do, the notes;
     with the cost of the asker's hours first when they rent."""
     currency = result.currency
-    lines = [
-        _unstated_goal(result, lang),
+    if picks_for_nothing(result):
+        return _unstated_goal(result, lang)
+    if result.goal_assumed:
+        lines = [
+            _unstated_goal(result, lang)
+            + (
+                pick(lang, " Within this budget, for", " Dans ce budget, pour")
+                if result.budget is not None
+                else pick(lang, " For", " Pour")
+            )
+            + pick(
+                lang,
+                " learning GPU programming with the guide:",
+                " apprendre la programmation GPU avec le guide :",
+            )
+        ]
+    else:
+        lines = []
+    lines += [
         _rent_total(result, question, lang),
         _small_budget_note(question, lang),
     ]
@@ -269,7 +291,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if ent.budgets and not ent.spendable and "recommend" not in concepts_in(reading.text):
         return []  # 'I bought an Arc A770 for £260; is IPEX still the way?': no card is asked for
     budget = ent.spendable[0] if ent.spendable else None
-    amount, currency = (budget.amount, budget.currency) if budget else (None, None)
+    amount, currency = (ent.spendable_total, budget.currency) if budget else (None, None)
     if budget is None and asks_small_budget(reading.text):
         small = defaults().small_budget  # stated in the answer
         amount, currency = small.amount, small.currency

@@ -186,7 +186,9 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
         + f"{money(result.rent_rate, cur, lang)}/h"
         + _rental_card_note(question, lang),
         pick(lang, "Electricity: ", "Électricité : ")
-        + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W)",
+        + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W"
+        + _idle_note(result, lang)
+        + ")",
     ]
     return "\n\n".join(
         p
@@ -199,6 +201,20 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     )
 
 
+def _idle_note(result: RentVsBuy, lang: Lang) -> str:
+    """The idle hours' share of the electricity, when the machine idles while switched on."""
+    if not result.idle_per_month or result.idle_hours_per_month is None:
+        return ""
+    watts = num(result.idle_power_w, lang, 0)
+    hours = num(result.idle_hours_per_month, lang, 0)
+    cost = money(result.idle_per_month, result.currency, lang)
+    return pick(
+        lang,
+        f" while working, plus {watts} W idle for {hours} h a month: {cost} a month",
+        f" en travail, plus {watts} W au repos pendant {hours} h par mois : {cost} par mois",
+    )
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call for the card to buy, with its rental rate, price, hours, power and currency."""
     from assistant.settings import get_settings
@@ -207,7 +223,6 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     card = bought or (named_cards(ent) or [defaults().buy.gpu])[0]
     # The rate may sit in another sentence than the purchase ('I rent at 0.39/h. Buy one?').
     rates = hourly_rates(ent) or rental_rates(reading.entities, reading.text)
-    prices = [m.amount for m in ent.budgets]
     currency = currency_of(ent)
     rate = rates[0] if rates else None
     if rate is None and rented is not None:
@@ -225,11 +240,26 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
          "utilisation": share, "days_per_month": ent.days_per_month, "period_hours": period,
          "gpu_count": count,
-         "rent_rate": rate, "purchase_price": prices[0] if prices else None,
+         "rent_rate": rate, "purchase_price": ent.purchase_total,
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
          "usd_per_eur": ent.usd_per_eur,
-         "electricity_price_per_kwh": electricity_price(ent, currency)}
+         "electricity_price_per_kwh": electricity_price(ent, currency),
+         **_idle_phase(ent, reading.text)}
     ]  # fmt: skip
+
+
+def _idle_phase(ent: Entities, text: str) -> dict[str, Any]:
+    """The idle draw of a machine left on when it does not work ('~300 W idle, it stays on
+    24/7'), when the message gives one."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    if ent.idle_w is None:
+        return {}
+    if phrase_spans("always_on", text):
+        return {"idle_power_w": ent.idle_w, "always_on": True}
+    if ent.idle_hours_per_day:
+        return {"idle_power_w": ent.idle_w, "idle_hours_per_day": ent.idle_hours_per_day}
+    return {}
 
 
 RATE_FOR_ALL_SPAN = 16

@@ -161,6 +161,28 @@ def _nearest(
     return next((i for (_, distance), _, i in near[:1] if distance <= IDLE_SPAN), None)
 
 
+_EACH_CARD = re.compile(
+    r"\s*(?:each|apiece|per\s+(?:card|gpu)|a\s+card|chacune|par\s+(?:carte|gpu))\b", re.IGNORECASE
+)
+
+
+def _machine_draw(text: str, watts: list[tuple[int, int, float]], skip: int | None) -> float | None:
+    """What a server or node named just before the figure draws as a whole, in one clause; not a
+    figure said to be each card's ('8 H100 at 700 W each')."""
+    i = _nearest("machine_draw", text, watts, skip, same_clause=True)
+    if i is None:
+        return None
+    pos, end, w = watts[i]
+    before = [s for s, _ in phrase_spans("machine_draw", text) if s < pos]
+    if (
+        not before
+        or re.search(r"[,;.!?]\s", text[max(before) : pos])
+        or _EACH_CARD.match(text[end:])
+    ):
+        return None
+    return w
+
+
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
     """Working and idle watts, and the watts written right after each card's name."""
     watts = _watts(text)
@@ -191,7 +213,7 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
             card_w[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
     return PowerFigures(
-        wall_w=_next_to("wall", text, watts, idle_index),
+        wall_w=_next_to("wall", text, watts, idle_index) or _machine_draw(text, watts, idle_index),
         cap_w=_next_to("power_cap", text, watts, idle_index),
         rest_w=watts[rest_index][2] if rest_index is not None else None,
         psu_w=watts[psu_index][2] if psu_index is not None else None,
@@ -299,7 +321,7 @@ def observed_speed(text: str) -> float | None:
 
 
 _PUE = re.compile(
-    r"\bPUE\b\s*(?:of|de|=|:|is|est|at|à|around|about|environ|d'environ|~|≈)?\s*~?\s*"
+    r"\bPUE\b\s*(?:(?:of|de|=|:|is|est|at|à|around|about|environ|d'environ|~|≈)\s*){0,2}~?\s*"
     r"(?P<after>[1-3](?:[.,]\d{1,2})?)(?![\d%])|(?<![\d.,])(?P<before>[1-3][.,]\d{1,2})\s*(?:de\s+)?PUE\b",
     re.IGNORECASE,
 )

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+from assistant.agent.offline.numbers import same_sentence_before
 from assistant.agent.offline.quantities import alternation, phrase_spans
 
 WEEKS_PER_MONTH = 52 / 12
@@ -114,7 +115,7 @@ def utilisation(text: str) -> float | None:
     if m is None:
         return None
     share = float(m.group("pct").replace(",", ".")) / 100
-    if phrase_spans("idle", text[max(0, m.start() - BEFORE_SPAN) : m.start()]):
+    if phrase_spans("idle", same_sentence_before(text, m.start(), BEFORE_SPAN)):
         share = 1 - share  # 'idle about 80 % of the time': busy the rest
     return share if 0 < share <= 1 else None
 

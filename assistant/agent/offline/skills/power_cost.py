@@ -355,6 +355,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     rates = rental_rates(whole, reading.text)
     # hours stated in another clause of the message ('is my PSU enough? and 2 h a day, how much?')
     work, idle = ent.hours_per_day or whole.hours_per_day, ent.idle_hours_per_day
+    if not work and idle is None and ent.utilisation and ent.idle_w is not None:
+        # 'draws 1.85 kW loaded and 0.35 kW idle; we aim at 60 % occupancy': a machine with a
+        # share of busy time and an idle draw is on all day
+        work = HOURS_PER_DAY
     if work and idle is None and ent.utilisation and ent.utilisation < 1:
         # 'on 24/7, idle about 80 % of the time': busy a share of the hours, idle the rest
         work, idle = work * ent.utilisation, work * (1 - ent.utilisation)

@@ -125,6 +125,10 @@ def _watts(text: str) -> list[tuple[int, int, float]]:
     return sorted(found)
 
 
+# A clause ends at a comma, semicolon or full stop followed by a space ('$1.20' goes on).
+_CLAUSE_BREAK = re.compile(r"[,;.!?]\s")
+
+
 def _next_to(
     kind: str,
     text: str,
@@ -150,7 +154,7 @@ def _nearest(
 
     def apart(pos: int, w_end: int, start: int, end: int) -> tuple[int, int]:
         lo, hi = (w_end, start) if w_end <= start else (end, pos)
-        crosses = same_clause and bool(re.search(r"[,;.!?]\s", text[lo:hi]))
+        crosses = same_clause and bool(_CLAUSE_BREAK.search(text[lo:hi]))
         return int(crosses), max(start - w_end, pos - end, 0)
 
     near = sorted(
@@ -161,26 +165,23 @@ def _nearest(
     return next((i for (_, distance), _, i in near[:1] if distance <= IDLE_SPAN), None)
 
 
-_EACH_CARD = re.compile(
-    r"\s*(?:each|apiece|per\s+(?:card|gpu)|a\s+card|chacune|par\s+(?:carte|gpu))\b", re.IGNORECASE
-)
+PER_CARD_SPAN = 16  # how far after a figure a per-card word may sit: '700 W each'
 
 
 def _machine_draw(text: str, watts: list[tuple[int, int, float]], skip: int | None) -> float | None:
     """What a server or node named just before the figure draws as a whole, in one clause; not a
-    figure said to be each card's ('8 H100 at 700 W each')."""
-    i = _nearest("machine_draw", text, watts, skip, same_clause=True)
-    if i is None:
+    figure said to be each card's ('8 H100 at 700 W each', the per_gpu words)."""
+    after_phrase = [
+        (pos - end, i)
+        for _, end in phrase_spans("machine_draw", text)
+        for i, (pos, _, _) in enumerate(watts)
+        if i != skip and 0 <= pos - end <= IDLE_SPAN and not _CLAUSE_BREAK.search(text[end:pos])
+    ]
+    if not after_phrase:
         return None
-    pos, end, w = watts[i]
-    before = [s for s, _ in phrase_spans("machine_draw", text) if s < pos]
-    if (
-        not before
-        or re.search(r"[,;.!?]\s", text[max(before) : pos])
-        or _EACH_CARD.match(text[end:])
-    ):
-        return None
-    return w
+    _, w_end, w = watts[min(after_phrase)[1]]
+    follows = text[w_end : w_end + PER_CARD_SPAN].lstrip()
+    return None if any(start == 0 for start, _ in phrase_spans("per_gpu", follows)) else w
 
 
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:

@@ -277,3 +277,24 @@ def smaller_sibling(name: str) -> str | None:
         and _release(m.name) == release
     ]
     return max(smaller, key=lambda m: m.params_b or 0.0).name if smaller else None
+
+
+def sibling_of_size(name: str, params_b: float) -> str | None:
+    """The model of the same family, kind and release with `params_b` parameters ('Llama 3.2 3B'
+    at 1B is 'Llama 3.2 1B'), or None: what 'or drop to 1B?' means after a named model."""
+    models = load_models()
+    spec = next((m for m in models if m.name == name), None)
+    if spec is None:
+        return None
+    release = _release(spec.name)
+    same = [
+        m
+        for m in models
+        if m.family == spec.family
+        and m.kind == spec.kind
+        and m.params_b
+        and abs(m.params_b - params_b) <= 0.3 * params_b
+        and _release(m.name) == release
+        and m.name != spec.name
+    ]
+    return min(same, key=lambda m: abs((m.params_b or 0.0) - params_b)).name if same else None

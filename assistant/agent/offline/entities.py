@@ -25,6 +25,7 @@ from assistant.agent.offline.quantities import (
     MAX_COUNT,
     idle_hours,
     in_servers,
+    memory_in_use,
     phrase_spans,
     read_energy,
     read_machines,
@@ -149,6 +150,10 @@ class Entities(BaseModel):
     )
     buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
+    memory_in_use_gb: float | None = Field(
+        default=None,
+        description="Memory something else holds on the card: 'the game itself uses 5.5 GB'",
+    )
     card_memory: dict[str, float] = Field(
         default_factory=dict,
         description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
@@ -709,9 +714,17 @@ def extract_entities(text: str) -> Entities:
         num = storage.group(1) or storage.group(3)
         unit = (storage.group(2) or storage.group(4)).lower()
         ent.storage_gb = _float(num) * (1000 if unit in ("tb", "to") else 1)
-    for m in _MEMORY.finditer(text):
+    sizes = [(m.start(), m.end(), _float(m.group(1))) for m in _MEMORY.finditer(text)]
+    held = [
+        i for i in memory_in_use(text, sizes) if not _system_ram(text, sizes[i][0], sizes[i][1])
+    ]
+    if held:
+        ent.memory_in_use_gb = sum(sizes[i][2] for i in held)
+    for n, m in enumerate(_MEMORY.finditer(text)):
         if storage and storage.start() <= m.start() < storage.end():
             continue
+        if n in held:
+            continue  # 'the game uses 5.5 GB': not the card's memory
         if _system_ram(text, m.start(), m.end()) and not _unified(ent.gpus):
             continue  # '100GB+ of system memory': the computer's, not the card's
         ent.vram_gb = _float(m.group(1))

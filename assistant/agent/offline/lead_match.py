@@ -186,12 +186,27 @@ def _family_words() -> tuple[tuple[re.Pattern[str], str], ...]:
                 break
         if group and words:
             kinds.setdefault(" ".join(words), set()).add(group)
+    for group, names in _other_kinds().items():
+        for name in names:
+            kinds.setdefault(name, set()).add(group)
     return tuple(
         (re.compile(rf"\b{re.escape(name)}(?![a-z])", re.I), group)
         for name, groups in kinds.items()
         if len(groups) == 1
         for group in groups
     )
+
+
+def _other_kinds() -> dict[str, list[str]]:
+    """Kinds of model the model table does not size, by the words that name them
+    (model_kinds.toml)."""
+    import tomllib
+    from importlib import resources
+
+    text = (
+        resources.files("assistant.agent.offline").joinpath("model_kinds.toml").read_text("utf-8")
+    )
+    return dict(tomllib.loads(text)["kinds"])
 
 
 @cache

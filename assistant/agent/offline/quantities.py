@@ -394,3 +394,33 @@ def interruption_share(text: str) -> tuple[float, float | None] | None:
         per = _SHARE_PER.match(text[m.end() :])
         return share, _PER_HOURS[per.group(1).lower()] if per else None
     return None
+
+
+HOLDER_SPAN = 48  # how far before a memory figure its holder may be: 'the game itself uses about'
+USED_BY_SPAN = 12  # how far after a figure 'used by' may start: '5.5 GB VRAM used by'
+
+
+def memory_in_use(text: str, figures: list[tuple[int, int, float]]) -> list[int]:
+    """Which memory figures (start, end, GB) are held by something other than the model: a holder
+    then a use word before the figure in one clause ('the game itself uses about 5.5 GB'), or a
+    'used by' right after it ('2 Go déjà pris par Windows'). Their indexes in `figures`."""
+    holders = phrase_spans("memory_holders", text)
+    uses = phrase_spans("memory_use", text)
+    used_by = phrase_spans("memory_used_by", text)
+    found = []
+    for i, (start, end, _) in enumerate(figures):
+        lo = max(0, start - HOLDER_SPAN)
+        breaks = [m.end() for m in _CLAUSE_BREAK.finditer(text, lo, start)]
+        lo = max([lo, *breaks])
+        before = any(
+            lo <= h_start and h_end <= u_start and u_end <= start
+            for h_start, h_end in holders
+            for u_start, u_end in uses
+        )
+        after = any(
+            0 <= s - end <= USED_BY_SPAN and not _CLAUSE_BREAK.search(text[end:s])
+            for s, _ in used_by
+        )
+        if before or after:
+            found.append(i)
+    return found

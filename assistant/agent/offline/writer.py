@@ -202,16 +202,26 @@ def _quoted(
 ) -> list[tuple[int, dict[str, Any]]]:
     """The passages worth quoting, best first: safe ones, and no entry about another kind of
     model than the question's (a FLUX LoRA entry under a question on a language model) or about a
-    feature the question does not name (an FP8 entry under a question on training speed)."""
-    from assistant.agent.offline.lead_match import about_unasked_feature, other_model_kind
+    feature the question does not name (an FP8 entry under a question on training speed), or about
+    other cards than those it names (a Jetson entry under a question on a Quadro)."""
+    from assistant.agent.offline.lead_match import (
+        about_something_else,
+        about_unasked_feature,
+        other_model_kind,
+    )
 
+    generic = knowledge_lead.settings().generic_topics
     ranked = [
         (n, p)
         for n, p in _ranked(passages, reading)
         if passage_is_safe(str(p.get("text") or ""))
         and not (
             (key := entry_id(p))
-            and (other_model_kind(reading.text, key) or about_unasked_feature(reading, key))
+            and (
+                other_model_kind(reading.text, key)
+                or about_unasked_feature(reading, key)
+                or about_something_else(reading, key, generic)
+            )
         )
     ]
     if any(entry_id(p) for _, p in ranked):

@@ -111,7 +111,9 @@ def _result(
     support = check_on_cards(setup.fmt, cards.slots, rules)
     single = len(cards.slots) <= 1
     bigger = (
-        bigger_cards(est.total_gb, rules, exclude=slot.name if slot else None)
+        bigger_cards(
+            est.total_gb + (query.in_use_gb or 0.0), rules, exclude=slot.name if slot else None
+        )
         if verdict != "fits" and est.complete and single
         else []
     )

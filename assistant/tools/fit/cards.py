@@ -223,9 +223,36 @@ def _from_probe(report: ProbeReport) -> CardSet:
 
 def resolve_cards(query: FitQuery) -> CardSet:
     """Every card the query names, in order of precedence: the probed machine, `gpus`, `gpu`
-    (times `num_gpus`), then a bare `vram_gb` (times `num_gpus`)."""
+    (times `num_gpus`), then a bare `vram_gb` (times `num_gpus`); less, on each, the memory
+    other programs hold (`in_use_gb`)."""
     if query.machine is not None:
-        return _from_probe(query.machine)
+        return _from_probe(query.machine)  # a probe reads free memory: what is held is counted
+    return _less_in_use(_named_or_sized(query), query.in_use_gb)
+
+
+MIN_LEFT_GB = 0.1  # what a card full of other programs leaves: nothing a model can use
+
+
+def _less_in_use(cards: CardSet, in_use_gb: float | None) -> CardSet:
+    """The cards with the memory other programs hold taken off each ('the game uses 5.5 GB')."""
+    from dataclasses import replace
+
+    if not in_use_gb or not cards.slots:
+        return cards
+    slots = []
+    for slot in cards.slots:
+        left = round(max(MIN_LEFT_GB, slot.vram_gb - in_use_gb), 2)
+        note = f"{left:g} of {slot.vram_gb:g} GB left by other programs"
+        slots.append(replace(slot, vram_gb=left, note=note, sold_gb=slot.sold_gb or slot.vram_gb))
+    held = (
+        f"Other programs hold {in_use_gb:g} GB on each card, as stated: the workload is sized "
+        f"against what is left ({slots[0].vram_gb:g} GB)."
+    )
+    return replace(cards, slots=slots, notes=[*cards.notes, held])
+
+
+def _named_or_sized(query: FitQuery) -> CardSet:
+    """The cards named (`gpus`, or `gpu` times `num_gpus`), else a bare memory size."""
     names = [*query.gpus] if query.gpus else ([query.gpu] if query.gpu else [])
     if names:
         found = _named(names, query.num_gpus, query.vram_gb)

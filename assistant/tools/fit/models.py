@@ -56,6 +56,13 @@ class FitQuery(NullsMeanDefaults):
         le=100_000,
         description="Card memory in GB as sold (binary GB), instead of a GPU name",
     )
+    in_use_gb: float | None = Field(
+        default=None,
+        ge=0,
+        le=100_000,
+        description="Memory other programs already hold on each card (a game, the desktop, "
+        "another model): the workload gets the rest",
+    )
     task: Task = Field(
         default="inference",
         description="inference (LLM serving), lora, qlora, full_finetune, or image_generation (diffusion)",

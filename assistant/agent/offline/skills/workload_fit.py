@@ -67,6 +67,12 @@ def precision_bits(name: str | None, default: int = 16) -> int:
     return int(fmt.bits_per_param) if fmt is not None else default
 
 
+def _a(value: float | None) -> str:
+    """'an' before a size read with a vowel sound ('an 8 GB card', 'an 11 GB card'), else 'a'."""
+    lead = f"{value:g}" if value else ""
+    return "an" if lead.startswith("8") or lead.split(".")[0] in ("11", "18") else "a"
+
+
 def gb(value: float | None, lang: Lang) -> str:
     """A size in GB, in the language's unit ('Go' in French)."""
     return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"
@@ -112,7 +118,7 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         return f"**{setup}{pick(lang, ' needs about ', ' demande environ ')}{gb(result.total_gb, lang)}**."
     where = result.gpu or pick(
         lang,
-        f"a {gb(result.vram_gb or capacity, lang)} card",
+        f"{_a(result.vram_gb or capacity)} {gb(result.vram_gb or capacity, lang)} card",
         f"une carte de {gb(result.vram_gb or capacity, lang)}",
     )
     multi = result.multi_gpu
@@ -159,8 +165,18 @@ FAILED_FIT_WHY = (
 
 def _share_words(result: FitResult, lang: Lang) -> str:
     """' (of the 64 GB of unified memory, the share macOS gives the GPU)' when the card's usable
-    memory is less than its memory as sold."""
+    memory is less than its memory as sold; ' (what the card's 8 GB leave after the 5.5 GB other
+    programs hold)' when the asker says something else holds memory."""
     capacity = result.capacity_gb
+    held = result.query.in_use_gb
+    if held and result.vram_gb and capacity is not None:
+        return pick(
+            lang,
+            f" (what is left of the card's {gb(result.vram_gb, lang)} after the "
+            f"{gb(held, lang)} other programs hold)",
+            f" (ce qui reste des {gb(result.vram_gb, lang)} de la carte après les "
+            f"{gb(held, lang)} pris par les autres programmes)",
+        )
     if not (capacity and result.vram_gb and capacity < result.vram_gb - 0.5) or result.multi_gpu:
         return ""
     return pick(
@@ -271,7 +287,7 @@ def _precision_head(result: FitResult, question: str, lang: Lang) -> str | None:
     model = _model_label(result, lang)
     where = result.gpu or pick(
         lang,
-        f"a {gb(result.capacity_gb, lang)} card",
+        f"{_a(result.capacity_gb)} {gb(result.capacity_gb, lang)} card",
         f"une carte de {gb(result.capacity_gb, lang)}",
     )
     levels = pick(lang, " or ", " ou ").join(str(b) for b in bits)
@@ -537,20 +553,42 @@ def _sizes(results: list[FitResult], question: str, lang: Lang) -> str:
     if not ways:
         return ""
     precision, total = ways[0]
+    sold = big.vram_gb or capacity
     where = big.gpu or pick(
-        lang, f"a {gb(capacity, lang)} card", f"une carte de {gb(capacity, lang)}"
+        lang, f"{_a(sold)} {gb(sold, lang)} card", f"une carte de {gb(sold, lang)}"
     )
+    left = pick(lang, " left", " libres") if big.query.in_use_gb else ""
     head = pick(
         lang,
         f"**{_model_label(big, lang)} does not fit {where} (about {gb(big.total_gb, lang)} at "
         f"{big.precision}); the smaller {_model_label(small, lang)} does, at {precision}** (about "
-        f"{gb(total, lang)} of {gb(capacity, lang)}).",
+        f"{gb(total, lang)} of {gb(capacity, lang)}{left}).",
         f"**{_model_label(big, lang)} ne tient pas sur {where} (environ {gb(big.total_gb, lang)} en "
         f"{big.precision}) ; le plus petit {_model_label(small, lang)} tient, en {precision}** "
-        f"(environ {gb(total, lang)} sur {gb(capacity, lang)}).",
+        f"(environ {gb(total, lang)} sur {gb(capacity, lang)}{left}).",
     )
     sections = (head, render(small, question, lang), render(big, question, lang))
     return "\n\n".join(p for p in sections if p)
+
+
+def _models(results: list[FitResult], question: str, lang: Lang) -> str:
+    """Two models on one card: each one's verdict in the headline, then each one's figures."""
+    first = results[0]
+    if not first.capacity_gb:
+        return ""
+    verdicts = {k: pick(lang, *v) for k, v in SHORT_VERDICTS.items()}
+    each = pick(lang, "; ", " ; ").join(
+        f"{_model_label(r, lang)}{' : ' if lang == 'fr' else ': '}{verdicts[r.verdict]} "
+        f"({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)}"
+        f"{pick(lang, ' at ', ' en ')}{r.precision})"
+        for r in results
+    )
+    sold = first.vram_gb or first.capacity_gb
+    where = first.gpu or pick(
+        lang, f"{_a(sold)} {gb(sold, lang)} card", f"une carte de {gb(sold, lang)}"
+    )
+    head = f"**{each}** — {pick(lang, 'on', 'sur')} {where} ({gb(first.capacity_gb, lang)})."
+    return "\n\n".join([head, *(render(r, question, lang) for r in results)])
 
 
 def combine(results: list[FitResult], question: str, lang: Lang) -> str:
@@ -559,10 +597,10 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     if (
         len(results) == 2
         and len({r.task for r in results}) == 1
-        and len({r.model for r in results}) == 2
+        and len({_model_label(r, lang) for r in results}) == 2
         and len({(r.gpu, r.capacity_gb) for r in results}) == 1
     ):
-        return _sizes(results, question, lang)
+        return _sizes(results, question, lang) or _models(results, question, lang)
     if (
         len({r.task for r in results}) < 2
         or len({(r.model, r.gpu, r.capacity_gb) for r in results}) > 1
@@ -571,7 +609,9 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     first = results[0]
     model = _model_label(first, lang)
     where = first.gpu or pick(
-        lang, f"a {gb(first.capacity_gb, lang)} card", f"une carte de {gb(first.capacity_gb, lang)}"
+        lang,
+        f"{_a(first.capacity_gb)} {gb(first.capacity_gb, lang)} card",
+        f"une carte de {gb(first.capacity_gb, lang)}",
     )
     multi = first.multi_gpu
     if multi:
@@ -668,13 +708,14 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         )
         return [
             {"model": model, "params_b": ent.model_size_b if not ent.models else None, "task": t,
-             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size, **target}
+             "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
+             "in_use_gb": ent.memory_in_use_gb, **target}
             for t in FINETUNE_TASKS
         ]  # fmt: skip
     base = {
         "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
-        "num_gpus": ent.gpu_count,
+        "num_gpus": ent.gpu_count, "in_use_gb": ent.memory_in_use_gb,
     }  # fmt: skip
     if weighed:
         # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each
@@ -692,8 +733,24 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     target = (
         {"gpu": cards[0], "vram_gb": ent.memory_of(cards[0])} if cards else {"vram_gb": ent.vram_gb}
     )
+    named = _named_models(ent, model)
+    if len(named) > 1:
+        # 'Llama 3.2 3B at Q4, or drop to 1B?': each model on the same card.
+        return [{**base, "model": m, "params_b": None, **target} for m in named]
     sibling = _sibling(ent, model)
     return [{**base, **target}] + ([{**base, "model": sibling, **target}] if sibling else [])
+
+
+def _named_models(ent: Entities, first: str) -> list[str]:
+    """The models a question weighs on one card (at most two): those it names, and a bare size
+    after a named model ('or drop to 1B?'), as that model's sibling of that size when there is one."""
+    from assistant.knowledge.model_matching import sibling_of_size
+
+    named = list(ent.models)
+    if ent.models and ent.model_size_b:
+        size = ent.model_size_b
+        named.append(sibling_of_size(ent.models[0], size) or f"{size:g}B")
+    return list(dict.fromkeys([first, *named]))[:MAX_GOAL_MODELS]
 
 
 def _sibling(ent: Entities, model: str) -> str | None:
@@ -737,6 +794,7 @@ SKILL = Skill(
         "card_memory",
         "card_counts",
         "options",
+        "memory_in_use_gb",
     ),  # fmt: skip
     needs=("models", "model_size_b"),
     concepts=("fit", "model_task", "card_count"),

@@ -188,7 +188,7 @@ _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
 _PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
 _PER = (
-    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque)\s+|(?:de|à)\s+l'|l')"
+    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
     rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
 # "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount
@@ -198,7 +198,7 @@ _KWH_BEFORE = re.compile(
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
 _K = r"(?P<k>\s?k(?![a-z]))?"  # 2k€, $1.5k
 _CENTS = (
-    r"(?P<cents>centimes?|cents?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
+    r"(?P<cents>centimes?|cents?|cennes?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
     r"(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
 )
 _PATTERNS = [
@@ -213,8 +213,8 @@ _PATTERNS = [
     # "15 cents/kWh", "20 centimes le kWh": hundredths of the currency
     re.compile(rf"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)?){_RANGE}{_SPACE}?{_CENTS}{_PER}", re.I),
 ]
-# "cents" alone are dollar cents; "centimes", "ct" and "cents d'euro" are euro cents; "28p per
-# kWh" and "pence" are pennies.
+# "cents" (and Quebec's "cennes") alone are dollar cents; "centimes", "ct" and "cents d'euro" are
+# euro cents; "28p per kWh" and "pence" are pennies.
 _EURO_CENTS = {"centime", "centimes", "ct"}
 _PENCE = {"p", "pence"}
 

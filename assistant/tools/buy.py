@@ -111,6 +111,17 @@ class RentVsBuyQuery(MoneyQuery):
         le=24,
         description="Hours a day switched on but idle, on the days of use (when not always_on)",
     )
+    running_per_month: float | None = Field(
+        default=None,
+        ge=0,
+        le=10_000_000,
+        description="Monthly cost of owning besides the purchase (hosting, colocation, "
+        "maintenance), spread over the hours of use",
+    )
+    running_includes_power: bool = Field(
+        default=False,
+        description="`running_per_month` already pays for the electricity: power is not counted again",
+    )
     resale_value: float | None = Field(
         default=None,
         ge=0,
@@ -159,6 +170,10 @@ class RentVsBuy(CostResult):
     )
     idle_power_w: float | None = None
     idle_hours_per_month: float | None = None
+    running_per_month: float | None = Field(
+        default=None, description="Monthly running cost of owning counted (hosting, colocation)"
+    )
+    running_includes_power: bool = False
     idle_per_month: float | None = Field(
         default=None, description="Electricity of the idle hours over a month"
     )
@@ -273,8 +288,20 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     else:
         resale = 0.0
         assumptions.append("Resale value: none assumed (give resale_value or resale_fraction).")
-    electricity = power / 1000 * kwh_price
-    idle = _idle(q, per_day, kwh_price)
+    electricity = (
+        0.0 if q.running_per_month and q.running_includes_power else power / 1000 * kwh_price
+    )
+    idle = (
+        None if q.running_per_month and q.running_includes_power else _idle(q, per_day, kwh_price)
+    )
+    if q.running_per_month:
+        use_hours = per_day * q.days_per_month
+        electricity += q.running_per_month / use_hours
+        assumptions.append(
+            f"Running costs: {format_money(q.running_per_month, cur)} a month"
+            + (" (electricity included)" if q.running_includes_power else "")
+            + f", spread over the {use_hours:,.0f} h of use."
+        )
     if idle is not None:
         idle_hours, idle_cost = idle
         use_hours = per_day * q.days_per_month
@@ -295,6 +322,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         power_w=power, electricity_price_per_kwh=kwh_price, electricity_per_hour=electricity,
         idle_power_w=q.idle_power_w if idle else None,
         idle_hours_per_month=idle[0] if idle else None, idle_per_month=idle[1] if idle else None,
+        running_per_month=q.running_per_month, running_includes_power=q.running_includes_power,
         saving_per_hour=saving, assumptions=assumptions, sources=sources,
         rent_per_month=rate * per_day * q.days_per_month, hours_used=used,
         rent_total=rate * used if used is not None else None,

@@ -79,6 +79,11 @@ class PowerQuery(MoneyQuery):
     days_per_month: float = Field(
         default=DAYS_PER_MONTH, gt=0, le=31, description="Days in a month"
     )
+    always_on: bool = Field(
+        default=False,
+        description="The machine stays on every day: on the days without work (fewer "
+        "`days_per_month` than the calendar's) it idles all day",
+    )
     electricity_price_per_kwh: float | None = Field(
         default=None,
         ge=0,
@@ -279,6 +284,18 @@ def power_cost(q: PowerQuery) -> PowerCost:
     working_days = q.days_per_month < DAYS_PER_MONTH
     year_days = q.days_per_month * 12 if working_days else DAYS_PER_YEAR
     per_month, per_year = per_day * q.days_per_month, per_day * year_days
+    kwh_month = kwh_day * q.days_per_month
+    if q.always_on and working_days and idle:
+        # Left on: the calendar's other days are idle all day (cards and the rest of the machine).
+        off_days = DAYS_PER_YEAR / 12 - q.days_per_month
+        kwh_off = (idle * n + rest_w * machines) * 24 / 1000 * pue
+        kwh_month += kwh_off * off_days
+        per_month += kwh_off * off_days * price
+        per_year = per_month * 12
+        assumptions.append(
+            f"Left on: the other {off_days:.1f} days of each month it idles all day "
+            f"({format_number(kwh_off, 2)} kWh a day)."
+        )
     idle_en = f" and idle at {idle * n:g} W for {idle_hours:g} h" if idle_hours else ""
     idle_fr = f" et au repos à {idle * n:g} W pendant {idle_hours:g} h" if idle_hours else ""
     if rest_w or q.pue:
@@ -333,7 +350,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         system_estimated=stand_in,
         hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
-        kwh_per_month=kwh_day * q.days_per_month, cost_per_hour=per_hour,
+        kwh_per_month=kwh_month, cost_per_hour=per_hour,
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.reading import Reading
-from assistant.agent.offline.skills.cloud_instances import _instance_named
 from assistant.agent.offline.skills.cloud_instances import build as build_cloud
+from assistant.agent.offline.skills.cloud_instances import instance_named
 from assistant.agent.offline.skills.cloud_instances import render as render_cloud
 from assistant.agent.offline.skills.notebook_tiers import build as build_notebooks
 from assistant.agent.offline.skills.notebook_tiers import render as render_notebooks
@@ -25,10 +25,10 @@ def _reading(text: str, ent: Entities | None = None) -> Reading:
 
 
 def test_instance_names_are_found_in_a_question() -> None:
-    assert _instance_named("How many GPUs are in a P4D.24XLARGE, really?") == "p4d.24xlarge"
-    assert _instance_named("et une a3-highgpu-8g ?") == "a3-highgpu-8g"
-    assert _instance_named("p4de.24xlarge or p4d?") == "p4de.24xlarge"
-    assert _instance_named("How many GPUs in 8 x A100?") is None
+    assert instance_named("How many GPUs are in a P4D.24XLARGE, really?") == "p4d.24xlarge"
+    assert instance_named("et une a3-highgpu-8g ?") == "a3-highgpu-8g"
+    assert instance_named("p4de.24xlarge or p4d?") == "p4de.24xlarge"
+    assert instance_named("How many GPUs in 8 x A100?") is None
 
 
 def test_cloud_builder_prefers_an_instance_then_a_model_then_a_card() -> None:

@@ -25,6 +25,7 @@ class CardRoleWords(BaseModel):
     pick_one: list[str]
     memory_links: list[str]
     not_card_memory: list[str]
+    chipsets: list[str]
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,11 @@ def role_words() -> CardRoleWords:
     """The words of card_roles.toml that give a named card its role in a question."""
     text = resources.files("assistant.agent.offline").joinpath(ROLES_FILE).read_text("utf-8")
     return CardRoleWords.model_validate(tomllib.loads(text))
+
+
+def is_chipset(name: str) -> bool:
+    """A motherboard chipset's name ('B550', 'Z790'), shaped like a card's but not one."""
+    return name.strip().lower() in role_words().chipsets
 
 
 def _words(terms: list[str]) -> str:

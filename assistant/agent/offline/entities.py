@@ -167,8 +167,14 @@ class Entities(BaseModel):
     )
 
     def memory_of(self, card: str) -> float | None:
-        """The memory the asker gives `card`, when they give one."""
-        return self.card_memory.get(card)
+        """The memory the asker gives `card`, when they give one; for the one Mac named, the
+        memory size the message gives anywhere ('M4 Max chip (16-core CPU, 40-core GPU) 128GB
+        unified memory': its memory is the machine's)."""
+        if card in self.card_memory:
+            return self.card_memory[card]
+        if self.gpus == [card] and self.vram_gb and _unified([card]):
+            return self.vram_gb
+        return None
 
     @property
     def model_precision(self) -> str | None:
@@ -542,7 +548,11 @@ def _same_card(mention: str, known: str) -> bool:
 
 def _looks_like_memory_or_model(name: str, text: str, end: int) -> bool:
     """'B16', 'A4 paper', 'L2 cache' and similar are not cards, nor a version number such as
-    'V10.2.89' in nvcc's output."""
+    'V10.2.89' in nvcc's output, nor a motherboard chipset ('a B550 board')."""
+    from assistant.agent.offline.card_roles import is_chipset
+
+    if is_chipset(name):
+        return True
     tail = text[end : end + 12].lower()
     if re.match(r"\.\d", tail):
         return True
@@ -687,6 +697,8 @@ def extract_entities(text: str) -> Entities:
         ent.days_per_month = days.per_month
     patterned = [(days.start, days.end)] if days else []
     ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
+    if days is not None:
+        ent.durations = [_daily_before(d, masked, days.start) for d in ent.durations]
     ent.always_on = always_on(masked)
     ent.continuous_job = continuous_job(masked)
     ent.utilisation = utilisation(masked)
@@ -765,6 +777,20 @@ def extract_entities(text: str) -> Entities:
     ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent
+
+
+_SCHEDULE_GAP = re.compile(r"[\s,;(]*(?:on|sur|à raison de)?[\s,;(]*")
+
+
+def _daily_before(duration: Duration, text: str, schedule: int) -> Duration:
+    """A span of hours written just before a schedule of days ('pendant 10 h, 5 nuits par
+    semaine') is hours a day."""
+    end = duration.start + len(duration.text)
+    if duration.per_day is not None or duration.hours is None or duration.unit != "hour":
+        return duration
+    if duration.hours > HOURS_PER_DAY or not _SCHEDULE_GAP.fullmatch(text[end:schedule]):
+        return duration
+    return duration.model_copy(update={"per_day": duration.hours, "hours": None})
 
 
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:

@@ -91,11 +91,15 @@ _WEEKEND_SPAN = re.compile(
     r"\b(?:friday|vendredi)\b.{0,40}\b(?:monday|lundi)\b", re.IGNORECASE | re.DOTALL
 )
 _DAILY_USE = re.compile(
-    r"\b(?:every (?:day|night)|each (?:day|night)|daily|nightly|tous les jours|toutes les nuits|chaque (?:jour|nuit)|quotidien(?:nement)?)\b",
+    r"\b(?:every (?:day|night)|each (?:day|night)|daily|nightly|tous les jours|toutes les nuits|chaque (?:jour|nuit)|quotidien(?:nement)?"
+    # a schedule of days or nights: '10 h, 5 nuits par semaine', 'idles for 8 h on those days'
+    r"|on (?:those|these|such|working|work|school) days|(?:nights?|days?|evenings?) (?:a|per) week"
+    r"|(?:nuits?|jours?|soirs?|soirées?) par semaine|ces jours-là|les jours ouvrés)\b",
     re.I,
 )
 # How far before a length of time a word like "nightly" may sit in the same sentence.
 DAILY_BEFORE = 40
+DAILY_AFTER = 32  # and after it: '10 h, 5 nuits par semaine'
 _PERCENT = re.compile(r"(\d+(?:[.,]\d+)?)\s*(?:%|percent|pour\s*cent)", re.IGNORECASE)
 _PER_DAY_DIVISOR = {"day": 1.0, "week": 7.0, "month": 30.4, "year": 365.0}
 # Time of day ("9 h du matin") and ages are not durations to bill.
@@ -264,7 +268,7 @@ def parse_durations(text: str) -> list[Duration]:
                     ),
                 )
             )
-        elif _DAILY_USE.search(text[m.end() : m.end() + 20]) or _DAILY_USE.search(
+        elif _DAILY_USE.search(text[m.end() : m.end() + DAILY_AFTER]) or _DAILY_USE.search(
             same_sentence_before(text, m.start())
         ):
             found.append(

@@ -38,7 +38,7 @@ _ORDINARY = frozenset(
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """One-word domain terms, lowercased: topic and feature names and aliases, model families,
-    architectures."""
+    architectures, the words of the curated cards' names."""
     from assistant.knowledge.features import load_features
     from assistant.knowledge.models import load_models
     from assistant.knowledge.topics import load_topics
@@ -61,6 +61,10 @@ def vocabulary() -> frozenset[str]:
         add(model.name.split()[0])
     for arch in ("hopper", "blackwell", "ampere", "turing", "pascal", "volta", "lovelace", "llama"):
         words.add(arch)
+    from assistant.knowledge.gpus import load_catalog
+
+    for name in load_catalog().names():
+        add(name)  # the curated cards' words: 'ultra' for 'M2 Ultral'
     return frozenset(w for w in words if w not in STOPWORDS and not w[-1].isdigit())
 
 

@@ -93,6 +93,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     budget is for something else than learning from the guide (`_for_something_else`)."""
     if not ent.spendable or _divides_by_rates(reading) or _for_something_else(ent, reading.text):
         return []
+    if not _for_learning(ent, reading):
+        return []
     parts = sorted(set(ent.parts)) or (
         list(range(1, ent.up_to_part + 1)) if ent.up_to_part else None
     )
@@ -107,6 +109,21 @@ def _for_something_else(ent: Entities, text: str) -> bool:
     if ent.models or ent.model_size_b or ent.options or len(ent.gpus) > 1:
         return True
     return workload_in(text) is not None and not about_learning(text)
+
+
+def _for_learning(ent: Entities, reading: Reading) -> bool:
+    """The budget is for learning GPU programming: the question says so, names parts of the
+    guide, or follows a budget plan. A plan over the guide's parts answers nothing else (a grant
+    weighing a workstation against a notebook subscription)."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    return bool(
+        about_learning(reading.text)
+        or "learn" in concepts_in(reading.text)
+        or ent.parts
+        or ent.up_to_part
+        or "budget_plan" in reading.previous_intents
+    )
 
 
 def _divides_by_rates(reading: Reading) -> bool:

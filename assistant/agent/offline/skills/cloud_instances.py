@@ -30,7 +30,7 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def _instance_named(text: str) -> str | None:
+def instance_named(text: str) -> str | None:
     """The catalog instance a question names ('p4d.24xlarge', 'a3-highgpu-8g'), longest first."""
     from assistant.knowledge.cloud import load_cloud_instances
 
@@ -147,7 +147,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call for the instance, model, card, memory or provider named, or none without any."""
     text = reading.text
     args: dict[str, Any] = {"provider": _provider_named(text)}
-    instance = _instance_named(text)
+    instance = instance_named(text)
     if instance:
         return [{"instance": instance}]
     model = (

@@ -48,9 +48,13 @@ def render(result: ForgottenCost, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call for the card named (or the default card), its hours and rate."""
+    """One call for the card named (or the default card), its hours and rate; none for a machine
+    whose draw or electricity price is given and no rental rate (its power bill, not a rental's)."""
     cards = named_cards(ent) or [defaults().forgotten.gpu]
     rates = hourly_rates(ent)
+    whole = reading.entities
+    if not rates and (whole.power_w is not None or whole.electricity_price is not None):
+        return []
     spent = ent.total_hours
     if spent is None and reading.entities.always_on:
         spent = HOURS_PER_UNIT["month"]  # 'left running 24/7': a whole month's bill

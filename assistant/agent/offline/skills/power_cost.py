@@ -378,6 +378,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "hours_per_day": work or (HOURS_PER_DAY if checked else None),
             "idle_hours_per_day": idle if alone else None,
             "gpu_count": count or 1, "days_per_month": whole.days_per_month,
+            "always_on": whole.always_on if alone else None,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,

@@ -185,7 +185,8 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
         pick(lang, "Rent: ", "Location : ")
         + f"{money(result.rent_rate, cur, lang)}/h"
         + _rental_card_note(question, lang),
-        pick(lang, "Electricity: ", "Électricité : ")
+        _running_line(result, lang)
+        or pick(lang, "Electricity: ", "Électricité : ")
         + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W"
         + _idle_note(result, lang)
         + ")",
@@ -198,6 +199,29 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
             assumptions_line(result.assumptions, result.usd_per_eur, lang),
         )
         if p
+    )
+
+
+def _running_line(result: RentVsBuy, lang: Lang) -> str:
+    """'Running costs: 2,500 € a month (electricity included): 4.17 €/h of use', when the asker
+    gives a monthly cost of owning."""
+    if not result.running_per_month:
+        return ""
+    cur = result.currency
+    month = money(result.running_per_month, cur, lang)
+    hour = money(result.electricity_per_hour, cur, lang)
+    if result.running_includes_power:
+        return pick(
+            lang,
+            f"Running costs: {month} a month, electricity included ({hour}/h of use)",
+            f"Frais de fonctionnement : {month} par mois, électricité comprise ({hour}/h d'usage)",
+        )
+    return pick(
+        lang,
+        f"Running costs: {month} a month, plus electricity ({num(result.power_w, lang, 0)} W): "
+        f"{hour}/h of use in all",
+        f"Frais de fonctionnement : {month} par mois, plus l'électricité "
+        f"({num(result.power_w, lang, 0)} W) : {hour}/h d'usage en tout",
     )
 
 
@@ -236,8 +260,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     period = next(
         (d.hours for d in ent.durations if d.hours and d.unit not in ("hour", "minute")), None
     )
+    running, with_power = _running_costs(ent, reading.text)
     return [
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
+         "running_per_month": running, "running_includes_power": with_power,
          "utilisation": share, "days_per_month": ent.days_per_month, "period_hours": period,
          "gpu_count": count,
          "rent_rate": rate, "purchase_price": ent.purchase_total,
@@ -263,6 +289,22 @@ def _idle_phase(ent: Entities, text: str) -> dict[str, Any]:
 
 
 RATE_FOR_ALL_SPAN = 16
+RUNNING_SPAN = 40  # how far from a monthly amount its 'hosting' word may sit
+
+
+def _running_costs(ent: Entities, text: str) -> tuple[float | None, bool]:
+    """A monthly cost of owning the asker gives ('plus about 2,500 €/month for hosting (colo +
+    power)'), and whether it already pays for the electricity."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    for m in ent.money:
+        at = text.find(m.text) if m.per == "month" and m.text else -1
+        if at < 0:
+            continue
+        near = text[max(0, at - RUNNING_SPAN) : at + len(m.text) + RUNNING_SPAN]
+        if phrase_spans("running_costs", near):
+            return m.amount, bool(phrase_spans("includes_power", near))
+    return None, False
 
 
 def _for_all(rate: float, ent: Entities, text: str) -> bool:

@@ -37,16 +37,19 @@ def period_head(result: RentVsBuy, gpu: str, period: str, lang: Lang) -> str:
         pick(lang, "renting", "la location") if cheaper_rent else pick(lang, "buying", "l'achat")
     )
     elec = money(own - (result.net_purchase or 0.0), cur, lang)
+    running = bool(result.running_per_month)
+    what_en = "running costs" if running else "electricity"
+    what_fr = "de frais de fonctionnement" if running else "d'électricité"
     return pick(
         lang,
         f"**Over {period} at {use_words(result, lang)}, i.e. {used} h of use, {winner} is cheaper "
         f"by {saving}**: renting {gpu} costs {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) against {money(own, cur, lang)} to own "
-        f"({money(result.net_purchase, cur, lang)} net purchase + {elec} electricity).",
+        f"({money(result.net_purchase, cur, lang)} net purchase + {elec} {what_en}).",
         f"**Sur {period} à {use_words(result, lang)}, soit {used} h d'usage, {winner} revient moins "
         f"cher de {saving}** : louer {gpu} coûte {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) contre {money(own, cur, lang)} en "
-        f"propriété ({money(result.net_purchase, cur, lang)} d'achat net + {elec} d'électricité).",
+        f"propriété ({money(result.net_purchase, cur, lang)} d'achat net + {elec} {what_fr}).",
     )
 
 

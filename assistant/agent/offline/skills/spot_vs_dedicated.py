@@ -250,13 +250,23 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     currency = (currency_of(ent) or fallback.currency) if given else fallback.currency
     checkpoint = next((d.hours for d in ent.durations if d.unit == "minute" and d.hours), None)
     job = next((d.hours for d in ent.durations if d.hours and d.unit != "minute"), None)
+    # Rates read off a named instance ('a3-highgpu-8g (8× H100) around $88/h') are the whole
+    # instance's: its GPUs are not counted again.
+    per_gpu = given and not _instance_named(reading.text)
     return [
         {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
          "checkpoint_interval_h": checkpoint, "currency": currency,
-         "gpu_count": ent.gpu_count if given else None,
+         "gpu_count": ent.gpu_count if per_gpu else None,
          "interruptions_per_hour": _interruption_rate(reading.text, checkpoint or job),
          "deadline": bool(phrase_spans("deadline", reading.text))}
     ]  # fmt: skip
+
+
+def _instance_named(text: str) -> bool:
+    """Whether the message names a catalog cloud instance ('p5.48xlarge', 'a3-highgpu-8g')."""
+    from assistant.agent.offline.skills.cloud_instances import instance_named
+
+    return instance_named(text) is not None
 
 
 def _interruption_rate(text: str, piece_hours: float | None) -> float | None:

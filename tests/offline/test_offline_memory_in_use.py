@@ -80,3 +80,19 @@ def test_two_models_on_one_card_get_both_verdicts_first() -> None:
     assert "ne tient pas" in first
     # Neither an entry about Whisper nor one about Jetson boards is quoted under it.
     assert "Whisper" not in answer.text and "Jetson" not in answer.text
+
+
+def test_a_model_that_says_its_size_again_is_one_model() -> None:
+    answer = ask("Llama 3.1 70B on a 64 GB Jetson AGX Orin: does the 70B fit?")
+    fits = [c.arguments for c in answer.tool_calls if c.name == "workload_fit"]
+    assert len(fits) == 1
+
+
+def test_two_questions_in_one_sentence_are_answered_in_order() -> None:
+    answer = ask(
+        "On an RTX 4060 8GB, how many tokens/s for Llama 3.1 8B at Q4, and how many users at "
+        "once? Does Qwen2.5 14B Q4 fit?"
+    )
+    names = [c.name for c in answer.tool_calls]
+    assert names.index("llm_speed") < names.index("workload_fit")
+    assert answer.text.index("tokens/s") < answer.text.index("Qwen2.5 14B")

@@ -118,3 +118,18 @@ def test_a_typo_in_a_card_s_name_is_mended() -> None:
 
     text = correct_typos("Mac Studio M2 Ultral 192GB, can I train on it?")
     assert extract_entities(text).gpus == ["Apple M2 Ultra"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cost"),
+    [
+        ("combien de qubits tiennent sur une H100 ?", False),
+        ("combien de GPU faut-il pour ce modèle ?", False),
+        ("combien d'argent faut-il prévoir ?", True),
+        ("c'est combien par mois ?", True),
+    ],
+)
+def test_combien_de_counts_things_not_money(text: str, cost: bool) -> None:
+    from assistant.agent.offline.concepts import concepts_in
+
+    assert ("cost" in concepts_in(text)) is cost

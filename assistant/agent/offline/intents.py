@@ -41,6 +41,9 @@ SECOND_MIN = 0.2
 CLAUSE_MIN = 0.55
 # A second intent also needs the question to name what it is about, not only to resemble it.
 EXPLICIT_CUE = 0.1
+# A clause that lands on an intent this surely names less of it ('Does Qwen2.5 14B fit on it?').
+SURE_CLAUSE = 0.85
+CLAUSE_CUE = 0.05
 # Without a router, similarities become probabilities at this temperature (k-NN alone).
 KNN_TEMPERATURE = 0.02
 CACHE_SIZE = 512
@@ -291,7 +294,8 @@ class IntentClassifier:
             top = scores[0]
             if top.intent in _EXCLUSIVE or top.intent in chosen:
                 continue
-            if top.score >= CLAUSE_MIN and top.cue >= EXPLICIT_CUE:
+            cue = CLAUSE_CUE if top.score >= SURE_CLAUSE else EXPLICIT_CUE
+            if top.score >= CLAUSE_MIN and top.cue >= cue:
                 chosen.append(top.intent)
         if not chosen:
             chosen.append("corpus_only")

@@ -188,10 +188,26 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     return reading
 
 
+_QUESTION_WORD = re.compile(
+    r"\b(?:how|what|which|who|when|where|why|does|do|is|are|can|could|should|will|would|combien"
+    r"|quel|quelle|quels|quelles|comment|pourquoi|est-ce|peut-on|puis-je)\b",
+    re.IGNORECASE,
+)
+QUESTION_WORD_SPAN = 40  # how far into a clause its question word may sit: 'On a 4060, how many'
+
+
 def _asks(text: str, clause: str) -> bool:
-    """Whether the clause ends in a question mark in the message."""
+    """Whether the clause asks something: it ends in a question mark in the message, or a
+    question word opens it and its sentence ends in one ('how many tokens/s for Llama 8B, and how
+    many users at once?')."""
     at = text.find(clause)
-    return at >= 0 and text[at + len(clause) : at + len(clause) + 3].lstrip(" ,.").startswith("?")
+    if at < 0:
+        return False
+    after = text[at + len(clause) :]
+    if after[:3].lstrip(" ,.").startswith("?"):
+        return True
+    end = re.search(r"[.?!]", after)
+    return bool(end and end.group() == "?" and _QUESTION_WORD.search(clause[:QUESTION_WORD_SPAN]))
 
 
 def _filled(ent: Entities, slot: str) -> bool:

@@ -145,7 +145,7 @@ def _saving(result: SpotComparison, lang: Lang) -> str:
     who = pick(lang, f"{n} GPUs × ", f"{n} GPU × ") if n > 1 else ""
     formula = (
         f"{who}{hours(job, lang)} × ({money(dedicated, cur, lang)} − {money(spot, cur, lang)})"
-        + pick(lang, "/GPU-h", "/h par GPU")
+        + (pick(lang, "/GPU-h", "/h par GPU") if n > 1 else "/h")
     )
     text = pick(
         lang,

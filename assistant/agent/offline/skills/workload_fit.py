@@ -548,7 +548,7 @@ def _sizes(results: list[FitResult], question: str, lang: Lang) -> str:
     ways += [
         (o.precision, o.total_gb)
         for o in small.by_precision
-        if o.total_gb and o.total_gb <= capacity
+        if o.total_gb and o.total_gb <= capacity and o.verdict in FITTING
     ]
     if not ways:
         return ""
@@ -744,12 +744,14 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 def _named_models(ent: Entities, first: str) -> list[str]:
     """The models a question weighs on one card (at most two): those it names, and a bare size
     after a named model ('or drop to 1B?'), as that model's sibling of that size when there is one."""
-    from assistant.knowledge.model_matching import sibling_of_size
+    from assistant.knowledge.model_matching import parse_param_count, sibling_of_size
 
     named = list(ent.models)
     if ent.models and ent.model_size_b:
         size = ent.model_size_b
-        named.append(sibling_of_size(ent.models[0], size) or f"{size:g}B")
+        if parse_param_count(ent.models[0]) != size:
+            # not 'Llama 2 70B' saying its size once more: a second model
+            named.append(sibling_of_size(ent.models[0], size) or f"{size:g}B")
     return list(dict.fromkeys([first, *named]))[:MAX_GOAL_MODELS]
 
 

@@ -259,42 +259,37 @@ def names_a_size(text: str) -> bool:
     return bool(_SIZE_IN_NAME.search(text))
 
 
-def smaller_sibling(name: str) -> str | None:
-    """The largest smaller model of the same release and kind ('Wan 2.1 T2V-14B' -> 'Wan 2.1
-    T2V-1.3B'), or None: what a model named without its size may also mean."""
+def _siblings(name: str) -> tuple[ModelSpec | None, list[ModelSpec]]:
+    """The named model and the other sized models of its family, kind and release."""
     models = load_models()
     spec = next((m for m in models if m.name == name), None)
-    if spec is None or not spec.params_b:
-        return None
+    if spec is None:
+        return None, []
     release = _release(spec.name)
-    smaller = [
+    return spec, [
         m
         for m in models
         if m.family == spec.family
         and m.kind == spec.kind
         and m.params_b
-        and m.params_b < spec.params_b
         and _release(m.name) == release
+        and m.name != spec.name
     ]
+
+
+def smaller_sibling(name: str) -> str | None:
+    """The largest smaller model of the same release and kind ('Wan 2.1 T2V-14B' -> 'Wan 2.1
+    T2V-1.3B'), or None: what a model named without its size may also mean."""
+    spec, siblings = _siblings(name)
+    if spec is None or not spec.params_b:
+        return None
+    smaller = [m for m in siblings if (m.params_b or 0.0) < spec.params_b]
     return max(smaller, key=lambda m: m.params_b or 0.0).name if smaller else None
 
 
 def sibling_of_size(name: str, params_b: float) -> str | None:
     """The model of the same family, kind and release with `params_b` parameters ('Llama 3.2 3B'
     at 1B is 'Llama 3.2 1B'), or None: what 'or drop to 1B?' means after a named model."""
-    models = load_models()
-    spec = next((m for m in models if m.name == name), None)
-    if spec is None:
-        return None
-    release = _release(spec.name)
-    same = [
-        m
-        for m in models
-        if m.family == spec.family
-        and m.kind == spec.kind
-        and m.params_b
-        and abs(m.params_b - params_b) <= 0.3 * params_b
-        and _release(m.name) == release
-        and m.name != spec.name
-    ]
+    _, siblings = _siblings(name)
+    same = [m for m in siblings if abs((m.params_b or 0.0) - params_b) <= 0.3 * params_b]
     return min(same, key=lambda m: abs((m.params_b or 0.0) - params_b)).name if same else None

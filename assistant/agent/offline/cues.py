@@ -13,6 +13,8 @@ _RENT = re.compile(
 
 _RECOMMEND = re.compile(
     r"\b(?:recommend\w*|suggest\w*|conseil\w*|recommand\w*|which (?:gpu|card)|what (?:gpu|card)|quel(?:le)? (?:gpu|carte)"
+    r"|(?:what|which) (?:kind|type|sort) of (?:gpu|graphics card|card|hardware)"
+    r"|quel (?:type|genre) de (?:carte|gpu|matériel)"
     r"|best (?:gpu|card)|meilleure? (?:gpu|carte)|should i (?:buy|get|rent)|what should i|que prendre"
     r"|que (?:me )?conseill\w*|cheapest (?:hardware|gpu|card)|moins cher"
     r"|(?:buy|get|purchase) (?:a |an |one |my first )?(?:new |used )?(?:gpu|graphics card|card)"

@@ -209,6 +209,11 @@ def _other_kinds() -> dict[str, list[str]]:
     return dict(tomllib.loads(text)["kinds"])
 
 
+def model_kinds(text: str) -> frozenset[str]:
+    """The kinds of model a text names ("language", "image", "video", "speech"...)."""
+    return _model_kinds(text)
+
+
 @cache
 def _model_kinds(text: str) -> frozenset[str]:
     """The kinds of model a text names ("language", "image", "video"): named models, model

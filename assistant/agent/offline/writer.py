@@ -580,11 +580,46 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
         weak.add("recommend_gpus")
     if not asked_fields(text) and not knowledge_lead.settings().asks_specs.search(text):
         weak.add("gpu_lookup")
+    if not _asks_about_models(reading):
+        weak.add("models_for")
     generic = generic_topic_keys()
     checks = [r for r in results if r.name == "gpu_capability" and isinstance(r.result, dict)]
     if checks and all(knowledge_lead.is_generic_capability(r, generic) for r in checks):
         weak.add("gpu_capability")
     return weak
+
+
+def _without_unasked_models(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """The results less a list of language models that fit, when that list is the only tool and
+    the question asks nothing about models ('can this 3D-scanning program run on a 64 GB Mac?'):
+    the nearest passage, said to be one, answers instead of a list for another question."""
+    called = {r.name for r in results if r.name != SEARCH_TOOL}
+    if called != {"models_for"} or _asks_about_models(reading):
+        return results
+    return [r for r in results if r.name == SEARCH_TOOL]
+
+
+def _asks_about_models(reading: Reading) -> bool:
+    """The question is about models (which ones fit, a model or a kind of model it names): a list
+    of models that fit answers it. A Mac's memory named beside a 3D-scanning program does not ask
+    which language models fit."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.lead_match import model_kinds
+
+    ent = reading.entities
+    return bool(
+        ent.models
+        or ent.model_size_b
+        or "models_for" in concepts_in(reading.text)
+        or model_kinds(reading.text)
+        or _MODEL_WORDS.search(reading.text)
+    )
+
+
+# Words that name models without naming one: 'an LLM', 'which model', 'un modèle de langage'.
+_MODEL_WORDS = re.compile(
+    r"\b(?:llms?|models?|modèles?|modeles?|chatbots?|gguf|ollama|lm studio|llama\.cpp)\b", re.I
+)
 
 
 def _without_generic_yes(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
@@ -797,6 +832,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             answer, used_entry = entry_first
             return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])
         results = _without_generic_yes(reading, results)
+        results = _without_unasked_models(reading, results)
     sections, _ = _tool_sections(reading, results)
     sections = [t for t in (_without(s, unknown) for s in sections) if t]
     if lead is None and _probe_unavailable(reading, results):

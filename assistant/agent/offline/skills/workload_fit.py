@@ -548,7 +548,7 @@ def _sizes(results: list[FitResult], question: str, lang: Lang) -> str:
     ways += [
         (o.precision, o.total_gb)
         for o in small.by_precision
-        if o.total_gb and o.total_gb <= capacity and o.verdict in FITTING
+        if o.total_gb and o.total_gb <= capacity
     ]
     if not ways:
         return ""

@@ -107,6 +107,13 @@ def register(sub: Any) -> None:
         "(VRAM is not one pool: each card holds its share plus its own overhead)",
     )
     p.add_argument(
+        "--in-use",
+        type=float,
+        metavar="GB",
+        help="memory other programs already hold on each card (a game, the desktop): the model "
+        "gets the rest",
+    )
+    p.add_argument(
         "--here",
         action="store_true",
         help="probe this machine and use its GPUs' free memory (a MIG slice when MIG is on)",
@@ -186,6 +193,7 @@ def build_query(args: argparse.Namespace) -> Any:
             ("params", "params_b"),
             ("kv_precision", "kv_precision"),
             ("gpus", "num_gpus"),
+            ("in_use", "in_use_gb"),
         ),
         fields,
     )

@@ -163,3 +163,16 @@ def test_human_output_shows_the_side_by_side_and_the_precision_check(
     assert code == 0 and "Side by side" in out and "Formula:" in out
     code, out, _ = run(capsys, "fit", "llama 3.1 8b", "--gpu", "A100 40GB", "--precision", "fp8")
     assert code == 0 and "Precision on A100 40GB" in out and "bf16 or int8" in out
+
+
+def test_fit_beside_other_programs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "fit", "Llama 3.2 3B", "--vram", "8", "--in-use", "5.5", "--precision", "q4_k_m",
+        "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert data["capacity_gb"] == 2.5 and data["vram_gb"] == 8
+    assert data["verdict"] == "does_not_fit"
+    alone = json.loads(run(capsys, "fit", "Llama 3.2 3B", "--vram", "8", "--precision", "q4_k_m",
+                           "--json")[1])  # fmt: skip
+    assert alone["verdict"] == "fits"

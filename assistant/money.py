@@ -49,10 +49,10 @@ def normalize_currency(value: str | None) -> Currency:
         from assistant.settings import get_settings
 
         value = get_settings().currency
-    key = value.strip().lower()
+    key = "".join(value.lower().split())
     if key in {"eur", "€", "euro", "euros"}:
         return "EUR"
-    if key in {"usd", "$", "us$", "dollar", "dollars"}:
+    if key in {"usd", "$", "us$", "$us", "dollar", "dollars"}:
         return "USD"
     if key in {"gbp", "£", "pound", "pounds", "livre", "livres"}:
         return "GBP"
@@ -182,13 +182,14 @@ _SPACE = "[ \u00a0\u202f]"
 # 1 500 / 1 500,50 / 1,500.50 / 2.50 / 0,80 / 200
 _NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
 _CUR_PREFIX = r"US\$|\$|€|£|USD|EUR|GBP"
-_CUR_SUFFIX = r"€|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
+# "22 $ US", "22 $US": the dollar sign with its country after it, as French writes it
+_CUR_SUFFIX = r"€|\$\s?US\b|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
 _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
 _PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
 _PER = (
-    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
+    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
     rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
 # "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount

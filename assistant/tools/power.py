@@ -146,6 +146,9 @@ class PowerCost(CostResult):
     electricity_price_per_kwh: float | None = None
     kwh_per_day: float | None = None
     kwh_per_month: float | None = None
+    idle_cost_per_year: float | None = Field(
+        default=None, description="What the idle hours alone cost a year (what sleep would save)"
+    )
     cost_per_hour: float | None = None
     cost_per_day: float | None = None
     cost_per_month: float | None = None
@@ -285,11 +288,13 @@ def power_cost(q: PowerQuery) -> PowerCost:
     year_days = q.days_per_month * 12 if working_days else DAYS_PER_YEAR
     per_month, per_year = per_day * q.days_per_month, per_day * year_days
     kwh_month = kwh_day * q.days_per_month
+    idle_kwh_month = (idle * n + rest_w * machines) * idle_hours / 1000 * pue * q.days_per_month
     if q.always_on and working_days and idle:
         # Left on: the calendar's other days are idle all day (cards and the rest of the machine).
         off_days = DAYS_PER_YEAR / 12 - q.days_per_month
         kwh_off = (idle * n + rest_w * machines) * 24 / 1000 * pue
         kwh_month += kwh_off * off_days
+        idle_kwh_month += kwh_off * off_days
         per_month += kwh_off * off_days * price
         per_year = per_month * 12
         assumptions.append(
@@ -351,6 +356,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         hours_per_day=hours,
         idle_hours_per_day=idle_hours, electricity_price_per_kwh=price, kwh_per_day=kwh_day,
         kwh_per_month=kwh_month, cost_per_hour=per_hour,
+        idle_cost_per_year=idle_kwh_month * price * 12 if idle_kwh_month else None,
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,

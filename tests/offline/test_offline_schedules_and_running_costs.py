@@ -133,3 +133,35 @@ def test_combien_de_counts_things_not_money(text: str, cost: bool) -> None:
     from assistant.agent.offline.concepts import concepts_in
 
     assert ("cost" in concepts_in(text)) is cost
+
+
+def test_the_idle_hours_cost_is_told_apart() -> None:
+    base = {"power_w": 420, "idle_w": 90, "hours_per_day": 10, "idle_hours_per_day": 14,
+            "days_per_month": 21.67, "electricity_price_per_kwh": 0.19, "currency": "EUR",
+            "always_on": True}  # fmt: skip
+    r = power_cost(PowerQuery(**base))
+    # 90 W × 14 h on 21.67 days plus 90 W × 24 h on the other 8.75 days, at 0.19 €, for a year
+    idle = (0.09 * 14 * 21.67 + 0.09 * 24 * (365 / 12 - 21.67)) * 0.19 * 12
+    assert r.idle_cost_per_year == pytest.approx(idle, rel=0.01)
+    answer = ask(
+        "My PC draws 300 W for 5 h a day and idles at 60 W for 19 h a day, at $0.20/kWh. "
+        "How much a year?"
+    )
+    assert "idle hours alone cost" in answer.text
+
+
+def test_a_monthly_amount_the_asker_gives_is_set_beside_the_bill() -> None:
+    answer = ask(
+        "Le PC tire 300 W à la prise, 3 h par jour, à 0,10 $ le kWh : combien par mois, face à "
+        "mon abonnement à 20 $ US par mois ?"
+    )
+    assert "Face aux 20" in answer.text and "par mois de la question" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("text", "per", "amount"),
+    [("22 $ US par mois", "month", 22.0), ("2 $ une heure", "hour", 2.0)],
+)
+def test_french_dollar_amounts_and_their_periods(text: str, per: str, amount: float) -> None:
+    (m,) = parse_money(text)
+    assert (m.per, m.amount, m.currency) == (per, amount, "USD")

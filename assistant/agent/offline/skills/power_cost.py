@@ -239,13 +239,45 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
         text = check_energy(result, asked.energy_kwh, asked.energy_period, lang) + "\n\n" + text
     rent = _rent_line(result, lang)
+    extra = " ".join(
+        x for x in (rent, _idle_share(result, lang), _against_monthly(result, asked, lang)) if x
+    )
     return "\n\n".join(
         p
         for p in (
-            text + (" " + rent if rent else ""),
+            text + (" " + extra if extra else ""),
             assumptions_line(result.assumptions, result.usd_per_eur, lang),
         )
         if p
+    )
+
+
+def _idle_share(result: PowerCost, lang: Lang) -> str:
+    """'The idle hours alone cost 97 € a year: what putting it to sleep when it waits would save.'"""
+    if not result.idle_cost_per_year or not result.cost_per_year:
+        return ""
+    idle = money(result.idle_cost_per_year, result.currency, lang)
+    return pick(
+        lang,
+        f"The idle hours alone cost {idle} a year: what sleeping or switching it off while it "
+        "waits would save.",
+        f"Les heures au repos coûtent à elles seules {idle} par an : c'est ce que la mise en "
+        "veille ou l'arrêt pendant l'attente ferait économiser.",
+    )
+
+
+def _against_monthly(result: PowerCost, asked: Entities, lang: Lang) -> str:
+    """'Against the 22 $ a month the question names: 1.98 $.' A monthly amount the asker gives (a
+    subscription, a rental) set beside the electricity a month, in the same currency."""
+    monthly = [m for m in asked.money if m.per == "month" and m.currency == result.currency]
+    if len(monthly) != 1 or result.cost_per_month is None:
+        return ""
+    theirs = money(monthly[0].amount, result.currency, lang)
+    ours = money(result.cost_per_month, result.currency, lang)
+    return pick(
+        lang,
+        f"Against the {theirs} a month the question names: {ours} of electricity a month.",
+        f"Face aux {theirs} par mois de la question : {ours} d'électricité par mois.",
     )
 
 

@@ -732,14 +732,14 @@ def extract_entities(text: str) -> Entities:
     ]
     if held:
         ent.memory_in_use_gb = sum(sizes[i][2] for i in held)
-    for n, m in enumerate(_MEMORY.finditer(text)):
-        if storage and storage.start() <= m.start() < storage.end():
+    for n, (start, end, size) in enumerate(sizes):
+        if storage and storage.start() <= start < storage.end():
             continue
         if n in held:
             continue  # 'the game uses 5.5 GB': not the card's memory
-        if _system_ram(text, m.start(), m.end()) and not _unified(ent.gpus):
+        if _system_ram(text, start, end) and not _unified(ent.gpus):
             continue  # '100GB+ of system memory': the computer's, not the card's
-        ent.vram_gb = _float(m.group(1))
+        ent.vram_gb = size
         break
     precision = _PRECISION.search(text)
     if precision:

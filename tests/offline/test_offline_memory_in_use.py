@@ -96,3 +96,11 @@ def test_two_questions_in_one_sentence_are_answered_in_order() -> None:
     names = [c.name for c in answer.tool_calls]
     assert names.index("llm_speed") < names.index("workload_fit")
     assert answer.text.index("tokens/s") < answer.text.index("Qwen2.5 14B")
+
+
+def test_a_nearest_passage_keeps_the_facts_of_the_asker_s_card() -> None:
+    from assistant.agent.offline.reading import _read
+    from assistant.agent.offline.writer import _named_card_lines
+
+    (line,) = _named_card_lines(_read("my GTX 980 runs out of memory on the demo", []))
+    assert line.startswith("**GeForce GTX 980**") and "CC 5.2" in line and "4 GB" in line

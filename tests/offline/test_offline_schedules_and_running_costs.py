@@ -165,3 +165,28 @@ def test_a_monthly_amount_the_asker_gives_is_set_beside_the_bill() -> None:
 def test_french_dollar_amounts_and_their_periods(text: str, per: str, amount: float) -> None:
     (m,) = parse_money(text)
     assert (m.per, m.amount, m.currency) == (per, amount, "USD")
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("about 300,000 pages a month; we measured 1.5 pages/s on one L4", 300_000 / 1.5 / 3600),
+        ("3 millions de paragraphes, à 40 paragraphes par seconde", 3e6 / 40 / 3600),
+        ("20k images at 4 images per minute", 20_000 / 4 / 60),
+        ("I have 50 images and a 4090", None),
+    ],
+)
+def test_a_count_and_a_rate_of_the_same_items_make_a_job_s_length(
+    text: str, hours: float | None
+) -> None:
+    got = extract_entities(text).work_hours
+    assert got == (pytest.approx(hours) if hours else None)
+
+
+def test_the_job_length_from_a_rate_reaches_the_spot_comparison() -> None:
+    answer = ask(
+        "We process about 300,000 pages a month at 1.5 pages/s on one L4. On-demand is $0.80/h, "
+        "spot about $0.35/h. Is spot worth it?"
+    )
+    args = next(c.arguments for c in answer.tool_calls if c.name == "spot_vs_dedicated")
+    assert args["job_hours"] == pytest.approx(300_000 / 1.5 / 3600)

@@ -32,6 +32,7 @@ from assistant.agent.offline.quantities import (
     read_power,
     read_pue,
     repeats_per_year,
+    work_hours,
 )
 from assistant.agent.offline.usage import (
     always_on,
@@ -150,6 +151,10 @@ class Entities(BaseModel):
     )
     buy_mentioned: bool | None = Field(default=None, description="Buying is named, rent or not")
     energy_card: str | None = Field(default=None, description="The card the energy figure is about")
+    work_hours: float | None = Field(
+        default=None,
+        description="A job's length from a count and a rate of items: '400,000 pages at 0.8 pages/s'",
+    )
     memory_in_use_gb: float | None = Field(
         default=None,
         description="Memory something else holds on the card: 'the game itself uses 5.5 GB'",
@@ -184,7 +189,10 @@ class Entities(BaseModel):
 
     @property
     def total_hours(self) -> float | None:
-        """The first span of time named (not a daily rate), in hours, or None."""
+        """The job's length from a count and a rate of items, else the first span of time named
+        (not a daily rate), in hours, or None."""
+        if self.work_hours is not None:
+            return self.work_hours
         for d in self.durations:
             if d.per_day is None and d.hours is not None:
                 return d.hours
@@ -700,6 +708,7 @@ def extract_entities(text: str) -> Entities:
     if days is not None:
         ent.durations = [_daily_before(d, masked, days.start) for d in ent.durations]
     ent.always_on = always_on(masked)
+    ent.work_hours = work_hours(masked)
     ent.continuous_job = continuous_job(masked)
     ent.utilisation = utilisation(masked)
     energy = read_energy(text, spans)

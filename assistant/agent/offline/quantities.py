@@ -424,3 +424,59 @@ def memory_in_use(text: str, figures: list[tuple[int, int, float]]) -> list[int]
         if before or after:
             found.append(i)
     return found
+
+
+_COUNT_NUMBER = r"\d{1,3}(?:[ ,.\u202f\u00a0]\d{3})+|\d+(?:[.,]\d+)?"
+_SCALE = {"k": 1e3, "thousand": 1e3, "mille": 1e3, "m": 1e6, "million": 1e6, "millions": 1e6}
+_PER_SECONDS = {"s": 1.0, "sec": 1.0, "second": 1.0, "seconde": 1.0, "min": 60.0, "minute": 60.0,
+                "h": 3600.0, "hr": 3600.0, "hour": 3600.0, "heure": 3600.0}  # fmt: skip
+
+
+def _amount(number: str, scale: str | None) -> float:
+    """'400,000' → 400000; '0,8' → 0.8; '2' with 'millions' → 2e6."""
+    if re.fullmatch(r"\d{1,3}(?:[ ,.\u202f\u00a0]\d{3})+", number):
+        value = float(re.sub(r"\D", "", number))
+    else:
+        value = float(number.replace(",", "."))
+    return value * _SCALE.get((scale or "").lower().rstrip("s") or "", 1.0) if scale else value
+
+
+@lru_cache(maxsize=1)
+def _work_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A count of items ('400,000 pages', '2 millions de paragraphes') and a rate of items
+    ('0.8 pages/s', '50 paragraphes par seconde')."""
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    items = rf"(?:{alternation(tomllib.loads(text)['work_items']['phrases'])})(?!\w)"
+    scale = r"(?:\s*(?P<scale>k|thousand|mille|m|millions?)\b)?"
+    count = re.compile(
+        rf"(?<![\d.,])(?P<num>{_COUNT_NUMBER}){scale}\s*(?:de\s+|d')?(?P<item>{items})", re.I
+    )
+    per = r"(?:/\s*|\s+(?:per|a|an|par|à la|a la|each|every)\s+|\s+)"
+    unit = r"(?P<unit>s|sec|seconde?|second|min|minute|h|hr|hour|heure)s?\b"
+    rate = re.compile(rf"(?<![\d.,])(?P<num>\d+(?:[.,]\d+)?)\s*(?P<item>{items}){per}{unit}", re.I)
+    return count, rate
+
+
+def work_hours(text: str) -> float | None:
+    """The length of a job given as a count of items and a rate of the same items ('400,000 pages
+    … 0.8 pages/s' is 139 h), or None."""
+    count_pattern, rate_pattern = _work_patterns()
+    rates = list(rate_pattern.finditer(text))
+    if not rates:
+        return None
+    taken = [m.span() for m in rates]
+    for m in count_pattern.finditer(text):
+        if any(s <= m.start() < e for s, e in taken):
+            continue  # the rate's own number
+        item = m.group("item").lower().rstrip("s")
+        for r in rates:
+            if r.group("item").lower().rstrip("s") != item:
+                continue
+            per_second = (
+                float(r.group("num").replace(",", "."))
+                / _PER_SECONDS[r.group("unit").lower().rstrip("s") or "s"]
+            )
+            count = _amount(m.group("num"), m.group("scale"))
+            if per_second > 0 and count > 0:
+                return count / per_second / 3600
+    return None

@@ -31,6 +31,7 @@ _ORDINARY = frozenset(
         "night",
         "nights",
         "pratiquer",
+        "suitable",
     ]
 )
 

@@ -17,7 +17,7 @@ from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.skills import get_skill
-from assistant.agent.offline.texts import localized_name, pick
+from assistant.agent.offline.texts import localized_name, num, pick
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import STOPWORDS, Lang, cjk_language
 
@@ -663,6 +663,33 @@ def _card_headlines(results: list[ToolResult]) -> list[str]:
     return out
 
 
+def _named_card_lines(reading: Reading) -> list[str]:
+    """Each card the question names, in one line (architecture, compute capability, target,
+    memory): under a nearest passage, the facts of the asker's own card ('GeForce GTX 980 —
+    Maxwell, CC 5.2, `sm_52`, 4 GB')."""
+    from assistant.knowledge.matching import match_gpu
+
+    lines = []
+    for name in reading.entities.gpus[:MAX_NAMED_CARDS]:
+        card = match_gpu(name).gpu
+        if card is None:
+            continue
+        bits = [card.architecture]
+        if card.compute_capability:
+            bits.append(f"CC {card.compute_capability}")
+        if card.arch_target:
+            bits.append(f"`{card.arch_target}`")
+        if card.vram_gb:
+            bits.append(
+                f"{num(card.vram_gb, reading.language)} {pick(reading.language, 'GB', 'Go')}"
+            )
+        lines.append(f"**{card.name}** — " + ", ".join(b for b in bits if b))
+    return lines
+
+
+MAX_NAMED_CARDS = 3
+
+
 def _entry_first(
     reading: Reading, results: list[ToolResult], passages: list[dict[str, Any]]
 ) -> tuple[list[str], list[dict[str, Any]]] | None:
@@ -911,6 +938,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             text, used = "", []
         if not text and _in_domain(reading, passages):
             text, used = _nearest_answer(reading, retrieved, results, passages)
+            if text:
+                text = "\n\n".join([text, *_named_card_lines(reading)])
         parts.append(
             text
             or pick(

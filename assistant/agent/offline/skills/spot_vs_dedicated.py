@@ -249,7 +249,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     spot, dedicated = given or (fallback.spot_rate, fallback.dedicated_rate)
     currency = (currency_of(ent) or fallback.currency) if given else fallback.currency
     checkpoint = next((d.hours for d in ent.durations if d.unit == "minute" and d.hours), None)
-    job = next((d.hours for d in ent.durations if d.hours and d.unit != "minute"), None)
+    job = ent.work_hours or next(
+        (d.hours for d in ent.durations if d.hours and d.unit != "minute"), None
+    )
     # Rates read off a named instance ('a3-highgpu-8g (8× H100) around $88/h') are the whole
     # instance's: its GPUs are not counted again.
     per_gpu = given and not _instance_named(reading.text)

@@ -104,3 +104,13 @@ def test_a_nearest_passage_keeps_the_facts_of_the_asker_s_card() -> None:
 
     (line,) = _named_card_lines(_read("my GTX 980 runs out of memory on the demo", []))
     assert line.startswith("**GeForce GTX 980**") and "CC 5.2" in line and "4 GB" in line
+
+
+def test_the_card_line_of_a_mac_shows_the_asker_s_memory_or_none() -> None:
+    from assistant.agent.offline.reading import _read
+    from assistant.agent.offline.writer import _named_card_lines
+
+    (given,) = _named_card_lines(_read("un Mac Studio M2 Ultra 128 Go, Cellpose marche ?", []))
+    assert "128 Go" in given and "192" not in given
+    (bare,) = _named_card_lines(_read("a Mac Studio M2 Ultra, can Cellpose use it?", []))
+    assert "GB" not in bare

@@ -679,10 +679,10 @@ def _named_card_lines(reading: Reading) -> list[str]:
             bits.append(f"CC {card.compute_capability}")
         if card.arch_target:
             bits.append(f"`{card.arch_target}`")
-        if card.vram_gb:
-            bits.append(
-                f"{num(card.vram_gb, reading.language)} {pick(reading.language, 'GB', 'Go')}"
-            )
+        # The asker's own memory size; a Mac's comes in several, so none is assumed for it.
+        memory = reading.entities.memory_of(name) or (None if card.unified_memory else card.vram_gb)
+        if memory:
+            bits.append(f"{num(memory, reading.language)} {pick(reading.language, 'GB', 'Go')}")
         lines.append(f"**{card.name}** — " + ", ".join(b for b in bits if b))
     return lines
 

@@ -654,13 +654,18 @@ def _card_headlines(results: list[ToolResult]) -> list[str]:
         found = _parse(GpuLookup, r.result) if r.name == "gpu_lookup" and not r.error else None
         if found is not None and found.gpu is not None:
             card = found.gpu
-            bits = [card.architecture]
-            if card.compute_capability:
-                bits.append(f"CC {card.compute_capability}")
-            if card.arch_target:
-                bits.append(f"`{card.arch_target}`")
-            out.append(f"**{card.name}** — " + ", ".join(b for b in bits if b))
+            out.append(
+                _card_line(card.name, card.architecture, card.compute_capability, card.arch_target)
+            )
     return out
+
+
+def _card_line(
+    name: str, architecture: str | None, cc: str | None, target: str | None, memory: str = ""
+) -> str:
+    """'**GeForce GTX 980** — Maxwell 2.0, CC 5.2, `sm_52`, 4 GB': a card in one line."""
+    bits = [architecture, f"CC {cc}" if cc else "", f"`{target}`" if target else "", memory]
+    return f"**{name}** — " + ", ".join(b for b in bits if b)
 
 
 def _named_card_lines(reading: Reading) -> list[str]:
@@ -674,16 +679,18 @@ def _named_card_lines(reading: Reading) -> list[str]:
         card = match_gpu(name).gpu
         if card is None:
             continue
-        bits = [card.architecture]
-        if card.compute_capability:
-            bits.append(f"CC {card.compute_capability}")
-        if card.arch_target:
-            bits.append(f"`{card.arch_target}`")
         # The asker's own memory size; a Mac's comes in several, so none is assumed for it.
         memory = reading.entities.memory_of(name) or (None if card.unified_memory else card.vram_gb)
-        if memory:
-            bits.append(f"{num(memory, reading.language)} {pick(reading.language, 'GB', 'Go')}")
-        lines.append(f"**{card.name}** — " + ", ".join(b for b in bits if b))
+        size = (
+            f"{num(memory, reading.language)} {pick(reading.language, 'GB', 'Go')}"
+            if memory
+            else ""
+        )
+        lines.append(
+            _card_line(
+                card.name, card.architecture, card.compute_capability, card.arch_target, size
+            )
+        )
     return lines
 
 

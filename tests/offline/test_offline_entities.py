@@ -156,7 +156,7 @@ def test_fine_tuning_without_a_method_is_never_inference(text: str) -> None:
         ("megakernells", "megakernels"),
         ("wgma", "wgmma"),
         ("blackwel", "blackwell"),
-        ("lama", "llama"),
+        ("lama 3", "llama 3"),  # 'lama' alone is an English word; with a version it is Llama
     ],
 )
 def test_typos_in_domain_names_are_fixed(typo: str, fixed: str) -> None:

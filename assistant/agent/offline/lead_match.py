@@ -209,13 +209,8 @@ def _other_kinds() -> dict[str, list[str]]:
     return dict(tomllib.loads(text)["kinds"])
 
 
-def model_kinds(text: str) -> frozenset[str]:
-    """The kinds of model a text names ("language", "image", "video", "speech"...)."""
-    return _model_kinds(text)
-
-
 @cache
-def _model_kinds(text: str) -> frozenset[str]:
+def model_kinds(text: str) -> frozenset[str]:
     """The kinds of model a text names ("language", "image", "video"): named models, model
     families ("llama", "flux"), and a bare size such as "13B" (a language model)."""
     from assistant.knowledge.model_matching import find_model_mentions
@@ -234,13 +229,13 @@ def _entry_kinds(entry_id: str) -> frozenset[str]:
     """The kinds of model an entry's titles and phrasings name, in either language."""
     ids, texts = asked_texts()
     return frozenset().union(
-        *(_model_kinds(t) for i, t in zip(ids, texts, strict=True) if i == entry_id)
+        *(model_kinds(t) for i, t in zip(ids, texts, strict=True) if i == entry_id)
     )
 
 
 def other_model_kind(text: str, entry_id: str) -> bool:
     """The question and the entry both name models, of different kinds: an entry about image
     models for a question about a language model, or the reverse."""
-    asked = _model_kinds(text)
+    asked = model_kinds(text)
     kinds = _entry_kinds(entry_id)
     return bool(asked and kinds and not asked & kinds)

@@ -49,10 +49,16 @@ _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
-def _vocabulary() -> dict[str, re.Pattern[str]]:
+def tables() -> dict[str, dict[str, list[str]]]:
+    """quantities.toml, read and parsed once: each table's word lists."""
     text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> dict[str, re.Pattern[str]]:
     out = {}
-    for table, lists in tomllib.loads(text).items():
+    for table, lists in tables().items():
         for name, phrases in lists.items():
             key = table if name == "phrases" else f"{table}.{name}"
             # Chinese and Japanese write words without spaces: their phrases match anywhere.
@@ -253,8 +259,7 @@ _COUNT = r"\d{1,3}|" + "|".join(_COUNT_WORDS)
 
 @lru_cache(maxsize=1)
 def _repeats_pattern() -> re.Pattern[str]:
-    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
-    nouns = sorted(set(tomllib.loads(text)["repeated_job"]["phrases"]), key=len, reverse=True)
+    nouns = sorted(set(tables()["repeated_job"]["phrases"]), key=len, reverse=True)
     alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in nouns)
     return re.compile(
         rf"\b(?P<n>{_COUNT})\s+(?:such\s+|similar\s+|de\s+ces\s+|ces\s+|of\s+these\s+)?"
@@ -445,8 +450,7 @@ def _amount(number: str, scale: str | None) -> float:
 def _work_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """A count of items ('400,000 pages', '2 millions de paragraphes') and a rate of items
     ('0.8 pages/s', '50 paragraphes par seconde')."""
-    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
-    items = rf"(?:{alternation(tomllib.loads(text)['work_items']['phrases'])})(?!\w)"
+    items = rf"(?:{alternation(tables()['work_items']['phrases'])})(?!\w)"
     scale = r"(?:\s*(?P<scale>k|thousand|mille|m|millions?)\b)?"
     count = re.compile(
         rf"(?<![\d.,])(?P<num>{_COUNT_NUMBER}){scale}\s*(?:de\s+|d')?(?P<item>{items})", re.I

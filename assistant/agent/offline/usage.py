@@ -7,13 +7,11 @@ this module only places numbers next to them."""
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 
 from assistant.agent.offline.numbers import same_sentence_before
-from assistant.agent.offline.quantities import alternation, phrase_spans
+from assistant.agent.offline.quantities import alternation, phrase_spans, tables
 
 WEEKS_PER_MONTH = 52 / 12
 MAX_DAYS = {"week": 7.0, "month": 31.0}
@@ -30,12 +28,6 @@ BEFORE_SPAN = 28
 AFTER_GAP = r"\s*(?:(?:of|de|d'|du)\s+)?"
 
 
-@lru_cache(maxsize=1)
-def _lists() -> dict[str, dict[str, list[str]]]:
-    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
-    return tomllib.loads(text)
-
-
 def _number(raw: str) -> float:
     raw = raw.lower()
     return _NUMBER_WORDS.get(raw) or float(raw.replace(",", "."))
@@ -43,7 +35,7 @@ def _number(raw: str) -> float:
 
 @lru_cache(maxsize=1)
 def _working_days_pattern() -> re.Pattern[str]:
-    words = _lists()["working_days"]
+    words = tables()["working_days"]
     days, qualifiers = alternation(words["days"]), alternation(words["qualifiers"])
     return re.compile(
         rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
@@ -88,7 +80,7 @@ def working_days(text: str) -> WorkingDays | None:
 
 @lru_cache(maxsize=1)
 def _utilisation_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    words = _lists()["utilisation"]
+    words = tables()["utilisation"]
     after = re.compile(rf"{_PERCENT}{AFTER_GAP}(?:{alternation(words['after'])})\b", re.I)
     before = re.compile(rf"(?:{alternation(words['before'])})\b", re.I)
     return after, before
@@ -122,7 +114,7 @@ def utilisation(text: str) -> float | None:
 
 @lru_cache(maxsize=1)
 def _speedup_pattern() -> re.Pattern[str]:
-    words = _lists()["speedup"]
+    words = tables()["speedup"]
     return re.compile(
         rf"(?<![\w.,])(?:(?P<n>{_NUMBER})\s*(?:x|×|times|fois)"
         rf"|{_PERCENT})\s*(?:(?:as|aussi)\s+)?(?:(?P<slower>{alternation(words['slower'])})"
@@ -177,7 +169,7 @@ def always_on(text: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _continuous_job_pattern() -> re.Pattern[str]:
-    words = _lists()["continuous_job"]
+    words = tables()["continuous_job"]
     tasks, spans = alternation(words["tasks"]), alternation(words["spans"])
     span = rf"(?:{_NUMBER}|a|an|one|un|une)\s*-?\s*(?:{spans})"
     return re.compile(
@@ -199,7 +191,7 @@ def continuous_job(text: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _concurrent_pattern() -> re.Pattern[str]:
-    words = _lists()["concurrent"]
+    words = tables()["concurrent"]
     units, simultaneous = alternation(words["units"]), alternation(words["words"])
     return re.compile(
         rf"(?<![\w.,])(?P<n>\d{{1,5}})\s+(?P<before>(?:{simultaneous})\s+)?(?:{units})\b"

@@ -45,8 +45,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             args["gpu"] = ent.gpus[0]
             if ent.gpu_count and ent.gpu_count > 1:
                 args["num_gpus"] = ent.gpu_count
-            if ent.memory_of(ent.gpus[0]):
-                args["vram_gb"] = ent.memory_of(ent.gpus[0])  # 'M4 Max with 64GB': as sold
+            if sold := ent.memory_of(ent.gpus[0]):
+                args["vram_gb"] = sold  # 'M4 Max with 64GB': as sold
     elif ent.vram_gb and not (ram and float(ram.group(1).replace(",", ".")) == ent.vram_gb):
         args["vram_gb"] = ent.vram_gb
     elif _HERE.search(text):

@@ -10,6 +10,7 @@ from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.quantities import phrase_spans
 from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.cloud_instances import instance_named
 from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
 from assistant.agent.offline.texts import bullet_list, hours, money, num, pick
 from assistant.language import Lang
@@ -254,7 +255,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     )
     # Rates read off a named instance ('a3-highgpu-8g (8× H100) around $88/h') are the whole
     # instance's: its GPUs are not counted again.
-    per_gpu = given and not _instance_named(reading.text)
+    per_gpu = given and instance_named(reading.text) is None
     return [
         {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
          "checkpoint_interval_h": checkpoint, "currency": currency,
@@ -262,13 +263,6 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
          "interruptions_per_hour": _interruption_rate(reading.text, checkpoint or job),
          "deadline": bool(phrase_spans("deadline", reading.text))}
     ]  # fmt: skip
-
-
-def _instance_named(text: str) -> bool:
-    """Whether the message names a catalog cloud instance ('p5.48xlarge', 'a3-highgpu-8g')."""
-    from assistant.agent.offline.skills.cloud_instances import instance_named
-
-    return instance_named(text) is not None
 
 
 def _interruption_rate(text: str, piece_hours: float | None) -> float | None:

@@ -1,26 +1,101 @@
-"""The one place that converts, formats and reads amounts of money (EUR, USD and GBP).
+"""The one place that converts, formats and reads amounts of money.
 
-The exchange rates are assumptions, not facts: they come from the settings
-(`GPU_ADVISOR_USD_PER_EUR`, `GPU_ADVISOR_EUR_PER_GBP`) unless a caller passes one, and every cost
-result states the ones it uses. Pounds convert through the euro.
+The euro, the US dollar and the pound have their exchange rates in the settings
+(`GPU_ADVISOR_USD_PER_EUR`, `GPU_ADVISOR_EUR_PER_GBP`) unless a caller passes one; the other
+currencies (Swiss franc, Singapore dollar, rupee, yen...) have the dated reference rates of
+knowledge/data/currencies.toml. Rates are assumptions, not facts: every cost result states the ones
+it uses. Every currency converts through the euro.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Literal
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Annotated, Literal, cast, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from assistant.language import Lang
 
-Currency = Literal["EUR", "USD", "GBP"]
+# The three with rates in the settings, then those of currencies.toml (a test checks the two agree).
+Currency = Literal[
+    "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD", "HKD", "INR", "JPY", "CNY", "KRW",
+    "BRL", "MXN", "PHP", "PLN", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR", "MYR", "THB", "IDR",
+]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh"]
 
-CURRENCIES: tuple[Currency, ...] = ("EUR", "USD", "GBP")
-SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$", "GBP": "£"}
+CURRENCIES: tuple[Currency, ...] = get_args(Currency)
+SETTINGS_CURRENCIES: tuple[Currency, ...] = ("EUR", "USD", "GBP")
+_CORE_SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$", "GBP": "£"}
+
+
+@dataclass(frozen=True)
+class OtherCurrency:
+    """A currency of currencies.toml: its code, symbol, units per euro, and how people write it."""
+
+    code: Currency
+    symbol: str
+    per_eur: float
+    decimals: int
+    prefixes: tuple[str, ...]
+    suffixes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OtherCurrencies:
+    """currencies.toml: the currencies, and the date and source of their rates."""
+
+    by_code: dict[str, OtherCurrency]
+    date: str
+    source: str
+
+
+@lru_cache(maxsize=1)
+def other_currencies() -> OtherCurrencies:
+    """The currencies besides EUR, USD and GBP, with their reference rates."""
+    data = tomllib.loads(
+        resources.files("assistant.knowledge")
+        .joinpath("data", "currencies.toml")
+        .read_text(encoding="utf-8")
+    )
+    by_code = {
+        c["code"]: OtherCurrency(
+            code=cast(Currency, c["code"]),
+            symbol=c["symbol"],
+            per_eur=float(c["per_eur"]),
+            decimals=int(c.get("decimals", 2)),
+            prefixes=tuple(c["prefixes"]),
+            suffixes=tuple(c["suffixes"]),
+        )
+        for c in data["currency"]
+    }
+    return OtherCurrencies(by_code, data["rates"]["date"], data["rates"]["source"])
+
+
+def symbol_of(currency: str) -> str:
+    """'€', '$', 'S$', 'CHF'..."""
+    if currency in _CORE_SYMBOLS:
+        return _CORE_SYMBOLS[currency]
+    return other_currencies().by_code[currency].symbol
+
+
+def _fold_form(form: str) -> str:
+    return "".join(form.lower().split())
+
+
+@lru_cache(maxsize=1)
+def _other_forms() -> dict[str, Currency]:
+    """Every written form of the other currencies, folded (lower case, no spaces) → code."""
+    out: dict[str, Currency] = {}
+    for c in other_currencies().by_code.values():
+        for form in (c.code, c.symbol, *c.prefixes, *c.suffixes):
+            out.setdefault(_fold_form(form), c.code)
+    return out
 
 
 class Money(BaseModel):
@@ -29,7 +104,7 @@ class Money(BaseModel):
     model_config = ConfigDict(allow_inf_nan=False, frozen=True)
 
     amount: float = Field(description="The amount, in `currency`")
-    currency: Currency = Field(description="EUR, USD or GBP")
+    currency: Currency = Field(description="ISO code: EUR, USD, GBP, CHF, SGD...")
 
     def to(self, currency: Currency, usd_per_eur: float | None = None) -> Money:
         """The same amount in another currency, at `usd_per_eur` (default: the settings' rate)."""
@@ -56,7 +131,10 @@ def normalize_currency(value: str | None) -> Currency:
         return "USD"
     if key in {"gbp", "£", "pound", "pounds", "livre", "livres"}:
         return "GBP"
-    raise ValueError(f"unknown currency {value!r}: use EUR, USD or GBP")
+    other = _other_forms().get(key)
+    if other is not None:
+        return other
+    raise ValueError(f"unknown currency {value!r}: use one of {', '.join(CURRENCIES)}")
 
 
 def exchange_rate(usd_per_eur: float | None = None) -> float:
@@ -87,15 +165,24 @@ def configured_electricity_price(currency: Currency, usd_per_eur: float | None =
 def convert(
     amount: float, from_cur: Currency, to_cur: Currency, usd_per_eur: float | None = None
 ) -> float:
-    """Convert an amount between EUR, USD and GBP at `usd_per_eur` (default: the settings' rate)
-    and the configured pound rate; pounds go through the euro."""
+    """Convert an amount between currencies at `usd_per_eur` (default: the settings' rate), the
+    configured pound rate and the reference rates of the others; all go through the euro."""
     if from_cur == to_cur:
         return float(amount)
-    rate = exchange_rate(usd_per_eur)
-    eur = {"EUR": 1.0, "USD": 1 / rate, "GBP": pound_rate()}  # euros per unit
-    if from_cur not in eur or to_cur not in eur:
-        raise ValueError(f"cannot convert {from_cur} to {to_cur}")
-    return amount * eur[from_cur] / eur[to_cur]
+    return amount * _euros_per_unit(from_cur, usd_per_eur) / _euros_per_unit(to_cur, usd_per_eur)
+
+
+def _euros_per_unit(currency: str, usd_per_eur: float | None) -> float:
+    if currency == "EUR":
+        return 1.0
+    if currency == "USD":
+        return 1 / exchange_rate(usd_per_eur)
+    if currency == "GBP":
+        return pound_rate()
+    other = other_currencies().by_code.get(currency)
+    if other is None:
+        raise ValueError(f"cannot convert {currency}")
+    return 1 / other.per_eur
 
 
 def pound_rate() -> float:
@@ -116,6 +203,18 @@ def pound_assumption() -> str:
     return (
         f"Exchange rate assumed: 1 GBP = {pound_rate():.4g} EUR "
         "(configurable with GPU_ADVISOR_EUR_PER_GBP)."
+    )
+
+
+def other_rate_assumption(currency: str) -> str | None:
+    """The sentence a result in another currency than EUR, USD or GBP carries (None for those)."""
+    other = other_currencies().by_code.get(currency)
+    if other is None:
+        return None
+    table = other_currencies()
+    return (
+        f"Exchange rate assumed: 1 EUR = {other.per_eur:.6g} {other.code} "
+        f"(European Central Bank reference rate of {table.date})."
     )
 
 
@@ -140,15 +239,20 @@ def format_number(value: float, decimals: int = 2, lang: Lang = "en") -> str:
 
 
 def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals: int = 2) -> str:
-    """'$2.50' / '€2.50' in English, '2,50 $' / '2,50 €' in French."""
+    """'$2.50' / '€2.50' / 'CHF 2.50' in English, '2,50 $' / '2,50 €' in French; whole units for
+    a currency without cents in use (yen, won, rupiah)."""
     if not math.isfinite(amount):
         raise ValueError("cannot format a non-finite amount")
-    symbol = SYMBOLS[currency]
+    symbol = symbol_of(currency)
+    other = other_currencies().by_code.get(currency)
+    if other is not None and other.decimals == 0:
+        decimals = 0
     number = format_number(amount, decimals, lang)
     if lang == "fr":
         return f"{number}\u00a0{symbol}"
     sign, digits = ("-", number[1:]) if number.startswith("-") else ("", number)
-    return f"{sign}{symbol}{digits}"
+    space = " " if symbol[-1].isalpha() else ""
+    return f"{sign}{symbol}{space}{digits}"
 
 
 def format_unit_price(amount: float, currency: Currency, lang: Lang = "en") -> str:
@@ -180,10 +284,32 @@ class ParsedMoney(BaseModel):
 
 _SPACE = "[ \u00a0\u202f]"
 # 1 500 / 1 500,50 / 1,500.50 / 2.50 / 0,80 / 200
-_NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
-_CUR_PREFIX = r"US\$|\$|€|£|USD|EUR|GBP"
+# 1'200 (Swiss), 1,50,000 (Indian lakh)
+_NUM = (
+    rf"\d{{1,3}}(?:,\d{{2}})+,\d{{3}}(?:\.\d+)?|\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:['’]\d{{3}})+(?:[.,]\d+)?"
+    rf"|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
+)
+
+
+def _forms_pattern(forms: list[str]) -> str:
+    """An alternation of written forms, longest first: one with a capital letter matched as
+    written, one in lower case in any case; a form ending in a letter not inside a longer word."""
+    parts = []
+    for form in sorted(set(forms), key=len, reverse=True):
+        body = re.escape(form)
+        if form[-1].isascii() and form[-1].isalpha():
+            body += r"(?![a-z])"
+        parts.append(f"(?-i:{body})" if form != form.lower() else body)
+    return "|".join(parts)
+
+
+_OTHER_PREFIX = _forms_pattern([f for c in other_currencies().by_code.values() for f in c.prefixes])
+_OTHER_SUFFIX = _forms_pattern([f for c in other_currencies().by_code.values() for f in c.suffixes])
+_CUR_PREFIX = rf"{_OTHER_PREFIX}|US\$|\$|€|£|USD|EUR|GBP"
 # "22 $ US", "22 $US": the dollar sign with its country after it, as French writes it
-_CUR_SUFFIX = r"€|\$\s?US\b|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
+_CUR_SUFFIX = (
+    rf"{_OTHER_SUFFIX}|€|\$\s?US\b|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
+)
 _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
@@ -197,18 +323,21 @@ _KWH_BEFORE = re.compile(
     r"kwh\s*(?:(?:is|costs?|co[uû]te|est|vaut|at|à|a|=|:)\s*){0,2}(?:about|environ|~)?\s*$", re.I
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
-_K = r"(?P<k>\s?k(?![a-z]))?"  # 2k€, $1.5k
+_K = r"(?P<k>\s?k(?![a-z])|万)?"  # 2k€, $1.5k; 1.5万元 (ten thousands)
 _CENTS = (
     r"(?P<cents>centimes?|cents?|cennes?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
     r"(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
 )
+# A letter or digit that glues an amount into a word; Chinese and Japanese characters don't, as
+# those scripts write no spaces ("予算は¥150,000", "预算5000元").
+_GLUED = r"(?<![^\W\u3040-\u30ff\u4e00-\u9fff])"
 _PATTERNS = [
     re.compile(
-        rf"(?<![\w.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_K}{_PER}",
+        rf"{_GLUED}(?<![.,$€])(?P<cur>{_CUR_PREFIX}){_SPACE}?(?P<num>{_NUM}){_RANGE}{_K}{_PER}",
         re.IGNORECASE,
     ),
     re.compile(
-        rf"(?<![\w.,])(?P<num>{_NUM}){_RANGE}{_K}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}",
+        rf"{_GLUED}(?<![.,])(?P<num>{_NUM}){_RANGE}{_K}{_SPACE}?(?P<cur>{_CUR_SUFFIX}){_PER}",
         re.IGNORECASE,
     ),
     # "15 cents/kWh", "20 centimes le kWh": hundredths of the currency
@@ -220,14 +349,15 @@ _EURO_CENTS = {"centime", "centimes", "ct"}
 _PENCE = {"p", "pence"}
 
 
+_LAKH = re.compile(r"\d{1,3}(?:,\d{2})+,\d{3}")
 _GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
 
 
 def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
     """'1,800' and '2.500' are thousands (a rate per hour aside: '1,500 $/h' is 1.5); '0,80' a decimal."""
-    s = re.sub(_SPACE, "", num)
-    if "," in s and "." in s:
-        s = s.replace(",", "")  # 1,500.50
+    s = re.sub(rf"{_SPACE}|['’]", "", num)
+    if "," in s and "." in s or _LAKH.fullmatch(s):
+        s = s.replace(",", "")  # 1,500.50 · 1,50,000
     elif not rate and _GROUPED.fullmatch(s) and (english_thousands or "," in s or "." in s):
         s = s.replace(",", "").replace(".", "")  # $1,500 · 1,800 dollars · 2.500 €
     elif "," in s:
@@ -250,6 +380,22 @@ def _period(raw: str | None) -> Period | None:
     return "hour"
 
 
+_KANA = re.compile(r"[\u3040-\u30ff]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _yen_or_yuan(currency: Currency, written: str, text: str) -> Currency:
+    """A bare '¥' is the yuan in a question written in Chinese (Han characters, no kana)."""
+    if (
+        currency == "JPY"
+        and written.strip() == "¥"
+        and _HAN.search(text)
+        and not _KANA.search(text)
+    ):
+        return "CNY"
+    return currency
+
+
 def parse_money(text: str) -> list[ParsedMoney]:
     """Every amount with a currency in an English or French sentence, in order.
 
@@ -269,7 +415,9 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 euro = m.group("of_euro") or unit in _EURO_CENTS
                 cur: Currency = "GBP" if unit in _PENCE else "EUR" if euro else "USD"
             else:
-                cur = normalize_currency(m.group("cur").replace("US$", "$"))
+                cur = _yen_or_yuan(
+                    normalize_currency(m.group("cur").replace("US$", "$")), m.group("cur"), text
+                )
             prefix_style = index == 0
             rate = bool(m.group("per"))
             try:
@@ -280,7 +428,8 @@ def parse_money(text: str) -> list[ParsedMoney]:
             if cents:
                 amount, high = amount / 100, (high / 100 if high is not None else None)
             elif m.group("k"):
-                amount, high = amount * 1000, (high * 1000 if high is not None else None)
+                unit = 10_000 if m.group("k") == "万" else 1000
+                amount, high = amount * unit, (high * unit if high is not None else None)
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
             per = _period(m.group("per"))

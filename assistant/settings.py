@@ -63,8 +63,8 @@ class Settings(BaseSettings):
     @classmethod
     def _upper_currency(cls, value: str) -> str:
         value = value.strip().upper()
-        if value not in {"EUR", "USD"}:
-            raise ValueError("currency must be EUR or USD")
+        if value not in {"EUR", "USD", "GBP"}:
+            raise ValueError("currency must be EUR, USD or GBP")
         return value
 
     @property

@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "cost",
         help="what GPU time costs: rent, spot vs dedicated, rent vs buy, forgotten instance, storage, budget",
         description=(
-            "Cost calculators. Amounts are in --currency (EUR, USD or GBP, default GPU_ADVISOR_CURRENCY); "
+            "Cost calculators. Amounts are in --currency (EUR, USD, GBP or another ISO code such as CHF, SGD, INR; default GPU_ADVISOR_CURRENCY); "
             "the exchange rate is an assumption (--usd-per-eur, default GPU_ADVISOR_USD_PER_EUR) "
             "and every result states it, with its other assumptions and sources."
         ),
@@ -64,7 +64,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         p.add_argument(
-            "--currency", help="EUR, USD or GBP: of the amounts you give and of the result"
+            "--currency",
+            help="EUR, USD, GBP or another ISO code (CHF, SGD, INR...): of the amounts you give and of the result",
         )
         p.add_argument(
             "--usd-per-eur", type=float, metavar="RATE", help="exchange rate assumed, USD per EUR"

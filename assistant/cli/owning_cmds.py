@@ -14,7 +14,10 @@ _SCALE = {"": 1.0, "k": 1e3, "m": 1e6, "b": 1e9, "t": 1e12}
 
 
 def _money_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--currency", help="EUR, USD or GBP (default: the configured one)")
+    p.add_argument(
+        "--currency",
+        help="EUR, USD, GBP or another ISO code (CHF, CAD, SGD, INR, JPY...; default: the configured one)",
+    )
     p.add_argument(
         "--usd-per-eur",
         type=float,

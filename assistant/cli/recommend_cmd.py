@@ -37,7 +37,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("goal", nargs="*", metavar="GOAL", help="the goal in free text (optional)")
     p.add_argument("--budget", type=float, metavar="N", help="money to spend (default: no limit)")
-    p.add_argument("--currency", help="EUR, USD or GBP (default: the configured one)")
+    p.add_argument(
+        "--currency",
+        help="EUR, USD, GBP or another ISO code (CHF, CAD, SGD, INR, JPY...; default: the configured one)",
+    )
     p.add_argument("--mode", choices=("buy", "rent", "either"), default="either")
     p.add_argument("--part", type=int, metavar="N", help="cover the guide up to part N (1–9)")
     p.add_argument(

@@ -9,6 +9,7 @@ from assistant.money import (
     Currency,
     CurrencyInput,
     exchange_rate,
+    other_rate_assumption,
     pound_assumption,
     rate_assumption,
     resolve_currency,
@@ -42,7 +43,7 @@ class MoneyQuery(BaseModel):
 
     currency: CurrencyInput = Field(
         default=None,
-        description="Currency of the money inputs and of the result: EUR, USD or GBP (default: the configured one)",
+        description="Currency of the money inputs and of the result: EUR, USD, GBP or another ISO code such as CHF, SGD, INR, JPY (default: the configured one)",
     )
     usd_per_eur: float | None = Field(
         default=None,
@@ -66,4 +67,13 @@ def money_context(q: MoneyQuery) -> tuple[Currency, float, list[str]]:
     """The result currency, the exchange rate, and the assumption sentence stating that rate."""
     cur = resolve_currency(q.currency)
     rate = exchange_rate(q.usd_per_eur)
-    return cur, rate, [rate_assumption(rate), *([pound_assumption()] if cur == "GBP" else [])]
+    other = other_rate_assumption(cur)
+    return (
+        cur,
+        rate,
+        [
+            rate_assumption(rate),
+            *([pound_assumption()] if cur == "GBP" else []),
+            *([other] if other else []),
+        ],
+    )

@@ -79,8 +79,9 @@ def test_rent_needs_a_gpu_or_a_rate() -> None:
 
 def test_currency_spelled_loosely() -> None:
     assert RentQuery(hours=1, rate_per_hour=1, currency="€").currency == "EUR"
+    assert RentQuery(hours=1, rate_per_hour=1, currency="s$").currency == "SGD"
     with pytest.raises(ValidationError):
-        RentQuery(hours=1, rate_per_hour=1, currency="JPY")
+        RentQuery(hours=1, rate_per_hour=1, currency="doubloons")
 
 
 def test_spot_without_checkpoints() -> None:

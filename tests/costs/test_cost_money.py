@@ -83,7 +83,7 @@ def test_normalize_currency_eur(text: str) -> None:
 
 def test_normalize_currency_unknown() -> None:
     with pytest.raises(ValueError, match="unknown currency"):
-        normalize_currency("JPY")
+        normalize_currency("doubloons")
 
 
 @pytest.mark.parametrize(

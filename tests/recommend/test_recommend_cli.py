@@ -60,7 +60,7 @@ def test_free_text_goal(capsys: pytest.CaptureFixture[str]) -> None:
         (["--budget", "-5"], "budget"),
         (["--budget", "nan"], "budget"),
         (["--part", "12"], "guide_part"),
-        (["--currency", "JPY"], "currency"),
+        (["--currency", "doubloons"], "currency"),
         (["--mode", "buy", "--form", "cloud"], "contradicts"),
         (["--feature", "wgmmaa"], "Did you mean: wgmma"),
     ],

@@ -1,0 +1,81 @@
+"""Currencies besides EUR, USD and GBP: read in text, converted at dated reference rates, stated."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant.money import (
+    CURRENCIES,
+    SETTINGS_CURRENCIES,
+    convert,
+    format_money,
+    other_currencies,
+    other_rate_assumption,
+    parse_money,
+)
+from assistant.tools.power import PowerQuery, power_cost
+
+
+def test_table_and_type_list_the_same_currencies() -> None:
+    table = set(other_currencies().by_code)
+    assert table == set(CURRENCIES) - set(SETTINGS_CURRENCIES)
+    assert all(c.per_eur > 0 for c in other_currencies().by_code.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("a server for about S$45,000 instead of AWS", 45000, "SGD"),
+        ("Budget CHF 1'200 pour une carte", 1200, "CHF"),
+        ("la carte coûte 45 000 CHF", 45000, "CHF"),
+        ("j'ai 1 500 $ CA", 1500, "CAD"),
+        ("₹80,000 for a laptop", 80000, "INR"),
+        ("Rs. 1,50,000 budget", 150000, "INR"),
+        ("R$ 5.000 de orçamento", 5000, "BRL"),
+        ("预算 ¥5000 买显卡", 5000, "CNY"),
+        ("予算は¥150,000です", 150000, "JPY"),
+        ("12000 円のグラボ", 12000, "JPY"),
+        ("预算1.5万元", 15000, "CNY"),
+        ("15万円くらい", 150000, "JPY"),
+    ],
+)
+def test_amounts_in_other_currencies_are_read(text: str, amount: float, currency: str) -> None:
+    found = parse_money(text)
+    assert [(p.amount, p.currency) for p in found] == [(amount, currency)]
+
+
+def test_a_price_per_kwh_in_another_currency() -> None:
+    (price,) = parse_money("electricity is 0.32 AUD per kWh")
+    assert (price.amount, price.currency, price.per) == (0.32, "AUD", "kwh")
+
+
+@pytest.mark.parametrize(
+    "text", ["PHP 8 on the server", "rm 3 files", "I TRY 3 times", "try 3 times"]
+)
+def test_words_that_look_like_codes_are_no_money(text: str) -> None:
+    assert parse_money(text) == []
+
+
+def test_conversion_goes_through_the_euro_at_the_table_rate() -> None:
+    sgd_per_eur = other_currencies().by_code["SGD"].per_eur
+    assert convert(sgd_per_eur, "SGD", "EUR") == pytest.approx(1.0)
+    assert convert(1.0, "EUR", "CHF") == pytest.approx(other_currencies().by_code["CHF"].per_eur)
+    assert convert(100, "USD", "SGD", usd_per_eur=1.25) == pytest.approx(80 * sgd_per_eur)
+
+
+def test_formatting() -> None:
+    assert format_money(45000, "SGD") == "S$45,000.00"
+    assert format_money(1200, "CHF") == "CHF 1,200.00"
+    assert format_money(120000, "JPY") == "¥120,000"
+    assert format_money(1200, "CHF", "fr") == "1\u202f200,00\u00a0CHF"
+
+
+def test_a_result_in_another_currency_states_its_rate() -> None:
+    r = power_cost(
+        PowerQuery(power_w=450, hours_per_day=8, electricity_price_per_kwh=0.32, currency="AUD")
+    )
+    assert r.currency == "AUD"
+    stated = other_rate_assumption("AUD")
+    assert stated is not None and stated in r.assumptions
+    assert other_currencies().date in stated
+    assert other_rate_assumption("USD") is None

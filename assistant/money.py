@@ -314,8 +314,10 @@ _UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
 _PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
+# "1,40 € HT/h", "$2.10 excl. VAT per hour": a tax word between the amount and its unit
+_TAX = r"(?:(?:HT|TTC|hors\s+taxes?|excl\.?\s+(?:VAT|tax)|ex\.?\s+VAT|incl\.?\s+VAT|\+\s?(?:VAT|TVA))\s*)?"
 _PER = (
-    rf"(?P<per>\s*(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
+    rf"(?P<per>\s*{_TAX}(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
     rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
 # "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount
@@ -380,6 +382,17 @@ def _period(raw: str | None) -> Period | None:
     return "hour"
 
 
+_CODE_AFTER = re.compile(r"\s*\(?\s*([A-Z]{3})\b")
+
+
+def _cents_code_after(text: str, end: int) -> Currency | None:
+    """The currency code written right after an amount in cents: '38c/kWh (AUD)', '15 cents CAD'."""
+    m = _CODE_AFTER.match(text, end)
+    if m is None or m.group(1) not in CURRENCIES:
+        return None
+    return cast(Currency, m.group(1))
+
+
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
@@ -404,6 +417,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
     """
     found: list[ParsedMoney] = []
     taken: list[tuple[int, int]] = []
+    bare: set[int] = set()  # where an amount's only currency sign is '$'
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):
             start, end = m.span()
@@ -414,10 +428,13 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 unit = m.group("cents").lower()
                 euro = m.group("of_euro") or unit in _EURO_CENTS
                 cur: Currency = "GBP" if unit in _PENCE else "EUR" if euro else "USD"
+                cur = _cents_code_after(text, end) or cur  # '38c/kWh (AUD)
             else:
                 cur = _yen_or_yuan(
                     normalize_currency(m.group("cur").replace("US$", "$")), m.group("cur"), text
                 )
+                if m.group("cur").strip() == "$":
+                    bare.add(start)
             prefix_style = index == 0
             rate = bool(m.group("per"))
             try:
@@ -448,7 +465,21 @@ def parse_money(text: str) -> list[ParsedMoney]:
             )
             taken.append((start, end))
     found.sort(key=lambda p: p.start)
-    return found
+    return _local_dollars(found, bare, text)
+
+
+_OTHER_DOLLARS = frozenset({"CAD", "AUD", "NZD", "SGD", "HKD"})
+_US_EXPLICIT = re.compile(r"\$\s?US\b|US\$|\bUSD\b|dollars? (?:US|américains?)\b", re.I)
+
+
+def _local_dollars(found: list[ParsedMoney], bare: set[int], text: str) -> list[ParsedMoney]:
+    """A bare '$' is the other dollar of a message that writes both that one and the US dollar
+    explicitly ('900 $ CA … 0,35 $ US/h … 0,08 $/kWh': the last is Canadian)."""
+    others = {p.currency for p in found if p.currency in _OTHER_DOLLARS}
+    if len(others) != 1 or not _US_EXPLICIT.search(text):
+        return found
+    local = next(iter(others))
+    return [p.model_copy(update={"currency": local}) if p.start in bare else p for p in found]
 
 
 def _currency_or_none(value: object) -> object:
@@ -518,6 +549,57 @@ _STATED_RATE = re.compile(
     rf"(?:(?P<num_a>{_RATE_NUM})\s*(?P<cur_a>{_EUR}|{_USD})|(?P<cur_b>{_EUR}|{_USD})\s*(?P<num_b>{_RATE_NUM}))",
     re.IGNORECASE,
 )
+
+
+class PairRate(BaseModel):
+    """A rate the text states between two currencies: 1 `base` = `rate` `quote`."""
+
+    base: Currency
+    quote: Currency
+    rate: float = Field(gt=0)
+    start: int
+    end: int
+
+
+_ANY_CUR = rf"(?:{_CUR_SUFFIX}|{_CUR_PREFIX})"
+_PAIR_RATE = re.compile(
+    rf"(?:{_ONE}\s*(?P<one_a>{_ANY_CUR})|(?P<one_b>{_ANY_CUR})\s*{_ONE})"
+    rf"\s*(?:=|≈|~|vaut|is|equals|est|fait)\s*(?:about|environ|~)?\s*"
+    rf"(?:(?P<num_a>{_RATE_NUM})\s*(?P<cur_a>{_ANY_CUR})|(?P<cur_b>{_ANY_CUR})\s*(?P<num_b>{_RATE_NUM}))",
+    re.IGNORECASE,
+)
+
+
+def parse_pair_rates(text: str) -> list[PairRate]:
+    """Every exchange rate a message states between two currencies: '1 $ US ≈ 1,38 $ CA',
+    '1 USD = 83 INR', '1 € = 1,08 $'."""
+    out: list[PairRate] = []
+    for m in _PAIR_RATE.finditer(text):
+        try:
+            base = normalize_currency((m.group("one_a") or m.group("one_b")).replace("US$", "$"))
+            quote = normalize_currency((m.group("cur_a") or m.group("cur_b")).replace("US$", "$"))
+        except ValueError:
+            continue
+        value = float((m.group("num_a") or m.group("num_b")).replace(",", "."))
+        if base != quote and value > 0:
+            out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
+    return out
+
+
+def convert_stated(
+    amount: float,
+    from_cur: Currency,
+    to_cur: Currency,
+    stated: list[PairRate],
+    usd_per_eur: float | None = None,
+) -> float:
+    """Convert at the rate the message states between the two currencies, else as `convert`."""
+    for pair in stated:
+        if (pair.base, pair.quote) == (from_cur, to_cur):
+            return amount * pair.rate
+        if (pair.base, pair.quote) == (to_cur, from_cur):
+            return amount / pair.rate
+    return convert(amount, from_cur, to_cur, usd_per_eur)
 
 
 def parse_exchange_rate(text: str) -> StatedRate | None:

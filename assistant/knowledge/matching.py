@@ -356,7 +356,10 @@ def match_gpu(text: str) -> GpuMatch:
         # "V620", "W6800": AMD sells these workstation and data-centre models as "Radeon PRO …"
         hit = _lookup([*toks, "pro"], long_tail=True, vendor=vendor)
     if hit is None:
-        return GpuMatch(query=text, score=0.0, count=count, suggestions=suggest_gpu_names(rest))
+        near = suggest_gpu_names(rest, limit=20)
+        if vendor is not None:  # "Radeon 610M": AMD's near names, not the GeForce 610M
+            near = [n for n in near if (c := _exact(n)) is None or c.vendor == vendor]
+        return GpuMatch(query=text, score=0.0, count=count, suggestions=near[:5])
     card, alias = hit
     if LAPTOP in tokens(rest):
         laptop = _laptop_variant(card)
@@ -420,6 +423,13 @@ def _near_name_candidates() -> list[_NearName]:
             # keys are sorted; compare on the card's own name order instead
             out.append((layer, name, parts(core_tokens(name)) or cand))
     return out
+
+
+def _exact(name: str) -> GpuCard | None:
+    """The card of an exact catalog or long-tail name."""
+    toks = core_tokens(name)
+    hit = _lookup(toks, long_tail=False, vendor=None) or _lookup(toks, long_tail=True, vendor=None)
+    return hit[0] if hit else None
 
 
 def suggest_gpu_names(text: str, limit: int = 5) -> list[str]:
@@ -550,6 +560,10 @@ def _scan(
             i += 1
             continue
         end = i + hit_len
+        if _other_vendor_before(text, spans[i][1], hit_card):
+            leftover = True  # "Radeon 610M" is not the GeForce 610M
+            i = end
+            continue
         if end < len(toks) and toks[end] in variants and toks[end] != LAPTOP:
             leftover = True  # "4070 Ti" is not a 4070
             i = end + 1
@@ -569,6 +583,16 @@ def _scan(
         found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
+
+
+def _other_vendor_before(text: str, start: int, card: GpuCard) -> bool:
+    """The word right before a card's name is another maker's ('radeon' before the GeForce 610M's
+    '610m'): vendor words are filler, so this reads the text itself."""
+    before = re.findall(r"[a-z]+", text[max(0, start - 24) : start].lower())
+    if not before:
+        return False
+    words = vocabulary().vendor_words
+    return any(before[-1] in w for v, w in words.items() if v != card.vendor)
 
 
 def _super_shorthand(spans: list[tuple[str, int, int]], text: str) -> list[tuple[str, int, int]]:

@@ -32,6 +32,7 @@ class Platform(BaseModel):
 
     supported: Verdict
     how: str = Field(default="", description="Through what: 'ROCm', 'Metal', 'Vulkan'...")
+    how_fr: str = Field(default="", description="The same in French, where it is not a name")
     note: str = ""
     note_fr: str = ""
 

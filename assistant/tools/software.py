@@ -282,7 +282,7 @@ def _check_program(
     if platform is not None:
         maker = _VENDORS[vendor]
         how = f" through {platform.how}" if platform.how else ""
-        how_fr = f" via {platform.how}" if platform.how else ""
+        how_fr = f" via {platform.how_fr or platform.how}" if platform.how else ""
         said = {
             "yes": (
                 f"{program.name} runs on {maker} GPUs{how}",
@@ -337,7 +337,7 @@ def _check_program(
             note_fr += (
                 f" Mais {name} est un GPU intégré : il emprunte une partie de la mémoire vive de "
                 f"l'ordinateur, est bien plus lent qu'une carte dédiée, et le support "
-                f"{platform.how or 'GPU'} de {program.name} peut ne pas couvrir les GPU intégrés."
+                f"{platform.how_fr or platform.how or 'GPU'} de {program.name} peut ne pas couvrir les GPU intégrés."
             )
             supported = "partial"
         return SoftwareSupportResult(

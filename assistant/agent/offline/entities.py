@@ -42,7 +42,13 @@ from assistant.agent.offline.usage import (
     utilisation,
     working_days,
 )
-from assistant.money import Currency, parse_exchange_rate
+from assistant.money import (
+    Currency,
+    PairRate,
+    convert_stated,
+    parse_exchange_rate,
+    parse_pair_rates,
+)
 
 Condition = Literal["used", "new"]
 Mode = Literal["buy", "rent"]
@@ -404,6 +410,33 @@ _ADDED_AMOUNT = re.compile(
 )
 
 
+def _in_one_currency(
+    mentions: list[MoneyMention], pairs: list[PairRate], usd_per_eur: float | None
+) -> list[MoneyMention]:
+    """Every amount in the currency of the message's first one ('a 3090 at 900 $ CA, or rent at
+    0,35 $ US/h': the rate in Canadian dollars), at the rate the message states between the two,
+    else at the configured or reference rates; the text keeps what the asker wrote."""
+    if not mentions:
+        return mentions
+    main = mentions[0].currency
+
+    def converted(value: float | None, cur: Currency) -> float | None:
+        return None if value is None else convert_stated(value, cur, main, pairs, usd_per_eur)
+
+    return [
+        m
+        if m.currency == main
+        else m.model_copy(
+            update={
+                "amount": converted(m.amount, m.currency),
+                "high": converted(m.high, m.currency),
+                "currency": main,
+            }
+        )
+        for m in mentions
+    ]
+
+
 def _money(text: str) -> list[MoneyMention]:
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
@@ -698,7 +731,9 @@ def extract_entities(text: str) -> Entities:
     if stated is not None:  # "1 € = 1,08 $" is a rate, not two amounts
         ent.usd_per_eur = stated.usd_per_eur
         masked = _blank(masked, [(stated.start, stated.end)])
-    ent.money = _money(masked)
+    pairs = parse_pair_rates(masked)  # "1 $ US ≈ 1,38 $ CA": a rate, not two amounts
+    masked = _blank(masked, [(p.start, p.end) for p in pairs])
+    ent.money = _in_one_currency(_money(masked), pairs, ent.usd_per_eur)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     days = working_days(masked)
     if days is not None:

@@ -433,6 +433,32 @@ def _precision_confirmed(result: ToolResult, reading: Reading) -> bool:
     )
 
 
+# Calculators that answer "not in the data" or "say which card" when an input is missing.
+_NEEDS_INPUT = frozenset({"purchase_price", "llm_speed", "power_cost", "job_cost"})
+
+
+def _answered(result: ToolResult) -> bool:
+    return result.error is None and not (
+        isinstance(result.result, dict) and result.result.get("found") is False
+    )
+
+
+def _without_unanswered(results: list[ToolResult]) -> list[ToolResult]:
+    """Without a calculator's 'not in the data' or 'say which card' when another tool answers
+    ('sell my 4070 Super for ~$450 and buy…': the options' comparison answers, not 'no used
+    price'; 'both cards in one box, 24 + 16 GB': the fit answers, not 'say which card')."""
+    others = any(_answered(r) and r.name not in _NEEDS_INPUT | {"search_corpus"} for r in results)
+    return [r for r in results if not (others and _missing_input(r))]
+
+
+def _missing_input(result: ToolResult) -> bool:
+    """A calculator with nothing to say: a price the data lacks, or no card to work on (not a
+    verdict such as 'no tokens/s for an image model')."""
+    if result.name not in _NEEDS_INPUT or _answered(result):
+        return False
+    return result.name == "purchase_price" or not result.args.get("gpu")
+
+
 def _without(section: str, notes: list[str]) -> str:
     """A tool section without the unknown-card notes the answer opens with (a comparison of a
     known and an unknown card renders the same note)."""
@@ -855,6 +881,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         parts.append(" ".join(unknown))
         results = [r for r in results if not _only_unknown_cards(r, reading)]
     results = [r for r in results if not _precision_confirmed(r, reading)]
+    results = _without_unanswered(results)
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(

@@ -176,7 +176,8 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
     link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
     # A long-tail card says where its figures come from in the first line.
     lines = [f"{headline} — {caveat}", link] if caveat else [link, headline]
-    if caveat and card.notes:  # another chip sold under the same name (a Fermi GT 730)
+    if card.notes and (caveat or lang == "en"):
+        # another chip sold under the same name (a Fermi GT 730); an MI250X seen as two GPUs
         lines.append(card.notes)
     asked = [f for f in asked_fields(question) if f != "architecture"]
     if asked:
@@ -188,7 +189,8 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
         )
     lines.append(hardware_line(card, lang))
     lines.append(sm_limits_line(result.sm_limits, lang))
-    lines.append(_feature_line(result.features, lang))
+    if card.vendor == "nvidia":  # the CUDA feature list says nothing of an AMD or Apple chip
+        lines.append(_feature_line(result.features, lang))
     if card.corpus_note:
         lines.append(
             pick(

@@ -29,9 +29,15 @@ _TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune"}
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """A card (or several, or this machine), the RAM for offload, the task and precision."""
+    """A card (or several, or this machine), the RAM for offload, the task and precision; none
+    for a question about one model it does not name ("will this model run on a Nano 2GB?")."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.quantities import phrase_spans
+
     args: dict[str, Any] = {}
     text = reading.text
+    if phrase_spans("unnamed_model", text) and "models_for" not in concepts_in(text):
+        return []
     ram = _RAM.search(text)
     if ram:
         args["system_ram_gb"] = float(ram.group(1).replace(",", "."))

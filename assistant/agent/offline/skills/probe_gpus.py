@@ -81,8 +81,12 @@ def how_to_check(lang: Lang) -> str:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One probe of this machine's GPUs, or none when the question names a card."""
+    from assistant.agent.offline.quantities import phrase_spans
+
     if ent.gpus or ent.unknown_gpus:
         return []  # a card the asker states ("my laptop has a 1650") is the card to use
+    if phrase_spans("stated_hardware", reading.text):
+        return []  # "I only have integrated Intel HD graphics": so is what they have
     return [{}]
 
 

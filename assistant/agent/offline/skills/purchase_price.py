@@ -43,9 +43,14 @@ def render(result: PurchasePriceResult, question: str, lang: Lang) -> str:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call for the first card named, or none without a card."""
+    from assistant.agent.offline.concepts import concepts_in
+
     cards = named_cards(ent)
     if not cards:
         return []
+    asked = concepts_in(reading.text)
+    if "electricity" in asked and not asked & {"purchase_price", "buy"}:
+        return []  # "what does my 3090 rig cost a month at 38c/kWh?": power, not the card's price
     return [{"gpu": cards[0], "condition": ent.condition, "currency": currency_of(ent)}]
 
 
@@ -58,4 +63,6 @@ SKILL = Skill(
     slots=("gpus", "unknown_gpus", "condition", "money"),
     needs=("gpus", "unknown_gpus"),
     concepts=("purchase_price",),
+    # "how much FPS on a Jetson Orin?" names a card but asks no price
+    requires=("purchase_price", "cost", "buy"),
 )

@@ -147,6 +147,28 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         + _share_words(result, lang)
         + "."
         + (pick(lang, *FAILED_FIT_WHY) if failed else "")
+        + _shared_card(result, question, lang)
+    )
+
+
+def _shared_card(result: FitResult, question: str, lang: Lang) -> str:
+    """' That is the model alone: …' when the asker runs other programs on the card and gives no
+    figure for what they hold (a game, OBS)."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    if result.query.in_use_gb or not phrase_spans("shares_card", question):
+        return ""
+    free = max((result.capacity_gb or result.vram_gb or 0) - (result.total_gb or 0), 0)
+    return pick(
+        lang,
+        f" That is the model alone: whatever else runs on the card at the same time (a game, OBS's "
+        f"encoder and preview) must fit in the {gb(free, lang)} left, or something spills into "
+        "system memory and stutters; watch the dedicated GPU memory in Task Manager (or "
+        "`nvidia-smi`) with everything running.",
+        f" C'est pour le modèle seul : tout ce qui tourne en même temps sur la carte (un jeu, "
+        f"l'encodeur et l'aperçu d'OBS) doit tenir dans les {gb(free, lang)} restants, sinon une "
+        "partie déborde en mémoire système et saccade ; surveillez la mémoire GPU dédiée dans le "
+        "Gestionnaire des tâches (ou `nvidia-smi`) avec tout lancé.",
     )
 
 

@@ -105,6 +105,23 @@ class TorchWheel(BaseModel):
         ]
 
 
+class FrameworkBuild(BaseModel):
+    """Releases of a framework whose official GPU builds use one CUDA release (the newest offered)."""
+
+    framework: Literal["TensorFlow", "PyTorch"]
+    first: str = Field(pattern=_VERSION)
+    last: str = Field(pattern=_VERSION)
+    cuda: str = Field(pattern=_VERSION)
+    note: str = ""
+    note_fr: str = ""
+    sources: list[Source] = Field(min_length=1)
+
+    def covers(self, version: str) -> bool:
+        """Whether a release ('1.8', '2.4.1') is in this row."""
+        key = version_key(".".join(version.split(".")[:2]))
+        return version_key(self.first) <= key <= version_key(self.last)
+
+
 class CudaSupport(BaseModel):
     """Everything in cuda_support.toml, sources resolved."""
 
@@ -113,6 +130,7 @@ class CudaSupport(BaseModel):
     targets: list[ArchTarget]
     toolkits: list[ToolkitDrivers]
     wheels: list[TorchWheel]
+    framework_builds: list[FrameworkBuild]
     sources: dict[str, Source]
 
 
@@ -127,6 +145,9 @@ def load_cuda_support() -> CudaSupport:
         targets=rows_with_sources(raw, "target", ArchTarget, sources, CUDA_SUPPORT_FILE),
         toolkits=rows_with_sources(raw, "toolkit", ToolkitDrivers, sources, CUDA_SUPPORT_FILE),
         wheels=rows_with_sources(raw, "wheel", TorchWheel, sources, CUDA_SUPPORT_FILE),
+        framework_builds=rows_with_sources(
+            raw, "framework_build", FrameworkBuild, sources, CUDA_SUPPORT_FILE
+        ),
         sources=sources,
     )
     _check(data)

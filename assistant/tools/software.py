@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.knowledge.cuda_support import (
     ArchSupport,
+    FrameworkBuild,
     TorchWheel,
     get_arch,
     get_toolkit,
@@ -133,6 +134,7 @@ def names_software(text: str) -> bool:
         _parse_asked(text).kind != "unknown"
         or DRIVER.search(text) is not None
         or find_program(text) is not None
+        or _TF.search(text) is not None
     )
 
 
@@ -201,6 +203,19 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             reason_fr=f"GPU inconnu : {query.gpu!r}.",
             suggestions=suggestions,
         )
+    release = _framework_release(query.software)
+    if release is not None and vendor == "nvidia" and cc and get_arch(cc) is not None:
+        # "TensorFlow 1.8 on an RTX 3090": that release's CUDA decides, not today's releases
+        stated = _CUDA.search(query.software) or _VARIANT.search(query.software)
+        cuda = None
+        if stated is not None and stated.re is _CUDA and stated.group(2) is not None:
+            cuda = f"{int(stated.group(1))}.{int(stated.group(2))}"
+        elif stated is not None and stated.re is _VARIANT:
+            digits = stated.group(1)
+            cuda = f"{int(digits[:-1])}.{digits[-1]}"
+        checked = _check_framework(base, get_arch(cc), *release, stated_cuda=cuda)  # type: ignore[arg-type]
+        if checked is not None:
+            return checked
     program = find_program(query.software)
     if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
         return _check_program(
@@ -247,6 +262,120 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
 
 
 _VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
+
+# "tensorflow1.8", "tensorflow-gpu==1.15", "TensorFlow 2.3"
+_TF = re.compile(r"\btensorflow(?:[-_]gpu)?\s*(?:==|version\s*)?v?(\d)\.(\d{1,2})", re.IGNORECASE)
+
+
+def _framework_release(text: str) -> tuple[FrameworkBuild, str] | None:
+    """An older TensorFlow or PyTorch release the text names ('tensorflow1.8', 'PyTorch 1.7')
+    and its row of official builds; None for releases the wheel table covers or none named."""
+    tf = _TF.search(text)
+    if tf:
+        framework, version = "TensorFlow", f"{tf.group(1)}.{tf.group(2)}"
+    else:
+        torch = _TORCH.search(text) or _TORCH_PLUS.search(text)
+        if torch is None:
+            return None
+        framework, version = "PyTorch", torch.group(1)
+    row = next(
+        (
+            b
+            for b in load_cuda_support().framework_builds
+            if b.framework == framework and b.covers(version)
+        ),
+        None,
+    )
+    return (row, version) if row is not None else None
+
+
+def _family_toolkit(arch: ArchSupport) -> str:
+    """The first toolkit that builds for the card's family (x.0): its machine code runs on every
+    later minor version of that major ('sm_80' code runs on an 8.6 or 8.9 card)."""
+    family = get_arch(f"{arch.cc.split('.')[0]}.0")
+    return family.first_toolkit if family is not None else arch.first_toolkit
+
+
+def _check_framework(
+    base: dict[str, Any],
+    arch: ArchSupport,
+    row: FrameworkBuild,
+    version: str,
+    stated_cuda: str | None = None,
+) -> SoftwareSupportResult | None:
+    """Whether an older TensorFlow or PyTorch release runs on a newer card: the CUDA its official
+    GPU builds use must build for the card's architecture. None for an older card (which
+    architectures each release compiled in is not in the data: the program's row answers)."""
+    first, last = _family_toolkit(arch), arch.last_toolkit
+    cuda = stated_cuda or row.cuda
+    too_old = version_key(cuda) < version_key(first)
+    runs = not too_old and (last is None or version_key(cuda) <= version_key(last))
+    if not too_old and not (runs and version_key(first) >= (11, 0)):
+        return None
+    label = f"{row.framework} {version}" + (f" (CUDA {cuda} build)" if stated_cuda else "")
+    builds, builds_fr = (
+        (f"{label} is built with CUDA {cuda}", f"{label} est compilé avec CUDA {cuda}")
+        if stated_cuda
+        else (
+            f"{label}'s official GPU builds use CUDA {cuda}",
+            f"les versions GPU officielles de {label} utilisent CUDA {cuda}",
+        )
+    )
+    rows = [b for b in load_cuda_support().framework_builds if b.framework == row.framework]
+    fits = [
+        b
+        for b in rows
+        if version_key(b.cuda) >= version_key(first)
+        and (last is None or version_key(b.cuda) <= version_key(last))
+    ]
+    name, cc = base["gpu"], base["compute_capability"]
+    if runs:
+        reason = (
+            f"{builds[0].upper()}{builds[1:]}, which builds for {arch.architecture} "
+            f"(compute capability {cc}) cards such as {name}."
+        )
+        reason_fr = (
+            f"{builds_fr[0].upper()}{builds_fr[1:]}, qui compile pour "
+            f"les cartes {arch.architecture} (compute capability {cc}) comme {name}."
+        )
+        fix = fix_fr = None
+    else:
+        why = f"{arch.architecture} (compute capability {cc}) needs CUDA {first} or newer"
+        why_fr = (
+            f"l'architecture {arch.architecture} (compute capability {cc}) demande CUDA {first} "
+            "ou plus récent"
+        )
+        reason = (
+            f"{builds[0].upper()}{builds[1:]}, and {why}: the program starts, "
+            f"then hangs or fails with 'no kernel image is available' on {name}, or runs on the CPU."
+        )
+        reason_fr = (
+            f"{builds_fr[0].upper()}{builds_fr[1:]}, et {why_fr} : le "
+            f"programme démarre puis se bloque, échoue avec « no kernel image is available » sur "
+            f"{name}, ou tourne sur le processeur."
+        )
+        if fits:
+            lo, hi = fits[0], fits[-1]
+            span = f"{lo.first}" + (f" to {hi.last}" if hi.last != lo.first else "")
+            span_fr = f"{lo.first}" + (f" à {hi.last}" if hi.last != lo.first else "")
+            fix = f"Use {row.framework} {lo.first} or newer (the official builds of {span} run on it), with its CUDA {lo.cuda} or later build."
+            fix_fr = f"Passez à {row.framework} {lo.first} ou plus récent (les versions officielles {span_fr} tournent dessus), avec sa version CUDA {lo.cuda} ou plus récente."
+        else:
+            fix = f"Use a current {row.framework} release."
+            fix_fr = f"Passez à une version actuelle de {row.framework}."
+        if row.note:
+            fix, fix_fr = f"{fix} {row.note}", f"{fix_fr} {row.note_fr}"
+    return SoftwareSupportResult(
+        **{**base, "software": label, "kind": "program"},
+        supported="yes" if runs else "no",
+        reason=reason,
+        reason_fr=reason_fr,
+        minimum=f"{row.framework} {fits[0].first}" if fits else None,
+        last=None,
+        fix=fix,
+        fix_fr=fix_fr,
+        sources=_sources(arch, list(row.sources)),
+    )
 
 
 def _rocm_card(card: GpuCard | None) -> tuple[bool, str, list[Source]] | None:

@@ -158,7 +158,7 @@ def test_not_nvidia_and_unknown_inputs_are_values_not_errors() -> None:
     assert unknown.supported == "unknown" and unknown.compute_capability is None
     unreadable = check("RTX 4090", "banana")
     assert unreadable.supported == "unknown" and unreadable.minimum == "CUDA 11.8"
-    no_data = check("RTX 4090", "PyTorch 1.13")
+    no_data = check("RTX 4090", "PyTorch 0.4")
     assert no_data.supported == "unknown" and "2.0" in no_data.reason
 
 
@@ -209,3 +209,36 @@ def test_a_long_question_keeps_the_driver_it_pastes_at_its_end() -> None:
         c for c in plan_tool_calls(Conversation(question), set()) if c.name == "software_support"
     ]
     assert calls and "470.182.03" in calls[0].args["software"]
+
+
+# Older framework releases: the CUDA their official GPU builds use decides on a newer card.
+
+
+@pytest.mark.parametrize(
+    ("gpu", "software", "supported"),
+    [
+        ("GeForce RTX 3090", "tensorflow1.8 doesn't work properly on RTX3090", "no"),
+        ("GeForce RTX 3090", "TensorFlow 2.4", "yes"),
+        ("GeForce RTX 4090", "torch 1.6", "no"),
+        ("GeForce RTX 3090", "PyTorch 1.7 with CUDA 10.2", "no"),
+        ("GeForce RTX 3090", "torch 1.8.1+cu111", "yes"),
+    ],
+)
+def test_an_older_framework_release_on_a_newer_card(
+    gpu: str, software: str, supported: str
+) -> None:
+    r = software_support(SoftwareSupportQuery(gpu=gpu, software=software))
+    assert r.supported == supported
+    assert any("tensorflow.org" in s.url or "pytorch.org" in s.url for s in r.sources)
+
+
+def test_the_fix_names_the_first_release_that_runs_and_nvidias_tf1_builds() -> None:
+    r = software_support(SoftwareSupportQuery(gpu="GeForce RTX 3090", software="TensorFlow 1.8"))
+    assert r.minimum == "TensorFlow 2.4"
+    assert r.fix is not None and "nvidia-tensorflow" in r.fix
+
+
+def test_an_older_card_falls_back_to_the_programs_own_row() -> None:
+    # which architectures each release compiled in is not in the data: no guess from CUDA alone
+    r = software_support(SoftwareSupportQuery(gpu="Tesla K80", software="tensorflow 2.18"))
+    assert r.software == "TensorFlow" and r.supported == "no"

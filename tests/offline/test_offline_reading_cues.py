@@ -35,12 +35,12 @@ def test_thanks_with_a_question_is_the_question() -> None:
 
 
 def test_statements_around_one_question_set_no_order() -> None:
-    reading = _read(
+    # the electricity price stated after the question is an input of the weighing it asks
+    tools = _tools(
         "I fine-tune 2 LoRAs a week, each about 2 h on a rented 4090. Thinking of buying a 5090 "
-        "for $2,000. Is that worth it vs renting? Power is 0.30/kWh.",
-        [],
+        "for $2,000. Is that worth it vs renting? Power is 0.30/kWh."
     )
-    assert reading.tool_intents[0] == "rent_vs_buy"
+    assert tools[0] == "rent_vs_buy"
 
 
 def test_two_questions_are_answered_in_the_order_asked() -> None:

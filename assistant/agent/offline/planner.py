@@ -191,6 +191,16 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(at, "rent_vs_buy")
         if not (ent.repeats_per_year or ent.speedups or _job_hours(ent)):
             intents.remove("rent_cost")
+    if (
+        "rent_vs_buy" in intents
+        and "power_cost" in intents
+        and intents.index("power_cost") < intents.index("rent_vs_buy")
+        and (weighs_purchase(ent) or {"buy", "rent"} <= concepts)
+    ):
+        # 'buy a 5090 for $2,000 or keep renting? Power is 0.30/kWh': the electricity price is an
+        # input of the weighing, which answers first.
+        intents.remove("rent_vs_buy")
+        intents.insert(intents.index("power_cost"), "rent_vs_buy")
     if weighs_purchase(ent) and "rent_vs_buy" not in intents and "break_even" in concepts:
         # 'renting at $X/h, or buying for $Y: after how many months do we win?'
         intents.insert(0, "rent_vs_buy")

@@ -451,6 +451,24 @@ def _without_unanswered(results: list[ToolResult]) -> list[ToolResult]:
     return [r for r in results if not (others and _missing_input(r))]
 
 
+# Tools whose verdict on a card answers the question; its spec sheet beside them is noise unless
+# specifications are asked.
+_CARD_VERDICTS = frozenset({"software_support", "gpu_capability"})
+
+
+def _without_unasked_specs(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """Without a card's spec sheet when a verdict on that card answers ('TensorFlow 1.8 on a
+    3090?': the software check) and no specification is asked."""
+    verdict_cards = {
+        r.args.get("gpu") for r in results if r.name in _CARD_VERDICTS and _answered(r)
+    }
+    if not verdict_cards or knowledge_lead.settings().asks_specs.search(reading.text):
+        return results
+    return [
+        r for r in results if not (r.name == "gpu_lookup" and r.args.get("gpu") in verdict_cards)
+    ]
+
+
 def _missing_input(result: ToolResult) -> bool:
     """A calculator with nothing to say: a price the data lacks, or no card to work on (not a
     verdict such as 'no tokens/s for an image model')."""
@@ -882,6 +900,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         results = [r for r in results if not _only_unknown_cards(r, reading)]
     results = [r for r in results if not _precision_confirmed(r, reading)]
     results = _without_unanswered(results)
+    results = _without_unasked_specs(reading, results)
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(

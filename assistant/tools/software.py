@@ -762,6 +762,9 @@ def _check_pytorch(
     if runs:
         good = ", ".join(sorted({c.variant for c in runs}))
         pin = f"=={parsed.torch}.*" if parsed.torch else ""
+        driver = _card_driver(arch)
+        # with the card's first driver stated, the wheel installed is the one that driver runs
+        wheel = (runs[0] if driver else runs[-1]).variant
         bad = ", ".join(sorted({c.variant for c in checks if not c.runs}))
         return SoftwareSupportResult(
             **base,
@@ -771,11 +774,11 @@ def _check_pytorch(
             reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non."
             + driver_note_fr,
             fix=f"Install the {good} build: pip install torch{pin} "
-            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
+            f"--index-url https://download.pytorch.org/whl/{wheel}",
             fix_fr=f"Installez la version {good} : pip install torch{pin} "
-            f"--index-url https://download.pytorch.org/whl/{runs[-1].variant}",
+            f"--index-url https://download.pytorch.org/whl/{wheel}",
             wheels=checks,
-            **extra,
+            **{**extra, **driver},
         )
     fix, fix_fr = _pytorch_fix(parsed, working, arch)
     if len(old_driver) == len(checks) and driver_note:
@@ -802,6 +805,16 @@ def _check_pytorch(
         wheels=checks,
         **extra,
     )
+
+
+def _card_driver(arch: ArchSupport) -> dict[str, str]:
+    """For a card newer than the oldest wheels (an RTX 50 on CUDA 12.8): the driver of the first
+    toolkit that builds for it, the oldest that knows the card; nothing for older cards."""
+    oldest = min((w.cuda for w in load_cuda_support().wheels), key=version_key, default=None)
+    first = get_toolkit(arch.first_toolkit)
+    if first is None or oldest is None or version_key(arch.first_toolkit) <= version_key(oldest):
+        return {}
+    return {"driver_linux": first.driver_linux, "driver_windows": first.driver_windows}
 
 
 def _pytorch_fix(parsed: _Parsed, working: list[WheelCheck], arch: ArchSupport) -> tuple[str, str]:

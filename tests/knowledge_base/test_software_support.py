@@ -242,3 +242,10 @@ def test_an_older_card_falls_back_to_the_programs_own_row() -> None:
     # which architectures each release compiled in is not in the data: no guess from CUDA alone
     r = software_support(SoftwareSupportQuery(gpu="Tesla K80", software="tensorflow 2.18"))
     assert r.software == "TensorFlow" and r.supported == "no"
+
+
+def test_a_card_newer_than_the_oldest_wheels_gets_its_first_toolkits_driver() -> None:
+    new = software_support(SoftwareSupportQuery(gpu="RTX 5090", software="PyTorch 2.7"))
+    assert new.supported == "partial" and new.driver_linux == "570.26"
+    old = software_support(SoftwareSupportQuery(gpu="RTX 3090", software="PyTorch 2.5"))
+    assert old.driver_linux is None

@@ -133,3 +133,16 @@ def test_new_error_messages_lead_to_their_entries(message: str, entry: str) -> N
     found = pasted(message)
     assert found is not None and found.entries == (entry,)
     assert f":{entry}:" in ask(message).text  # the cited passage's id
+
+
+def test_the_card_after_the_renting_word_is_rented_the_other_bought() -> None:
+    from assistant.agent.offline.skills.rent_vs_buy import buy_and_rental_cards
+
+    text = (
+        "une RTX 3090 usagée à 900 $ CA, ou louer une 4090 autour de 0,35 $ US/h. Au bout de "
+        "combien de temps l'achat devient rentable ?"
+    )
+    assert buy_and_rental_cards(extract_entities(text), text) == (
+        "GeForce RTX 3090",
+        "GeForce RTX 4090",
+    )

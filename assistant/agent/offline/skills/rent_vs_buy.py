@@ -48,13 +48,35 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     "Buy a used 3090 or rent an A100?": the card named after the buying word is bought, the one
     named after the renting word is rented (the catalog lists mentions in the order written).
     """
+    from assistant.knowledge.matching import find_gpu_spans
+
     cards = list(ent.gpus)
     if len(cards) < 2:
         return (cards[0] if cards else None), None
-    buy, rent = _BUY_AT.search(text), _RENT_AT.search(text)
-    if buy is None or rent is None:
+    buys = [m.start() for m in _BUY_AT.finditer(text)]
+    rents = [m.start() for m in _RENT_AT.finditer(text)]
+    if not rents:
         return cards[0], None
-    return (cards[0], cards[1]) if buy.start() < rent.start() else (cards[1], cards[0])
+    where: dict[str, int] = {}
+    for card, start, _ in find_gpu_spans(text):
+        where.setdefault(card.name, start)
+
+    def rented(card: str) -> bool:
+        """The last buying or renting word before the card's name is a renting one."""
+        at = where.get(card)
+        if at is None:
+            return False
+        before = [(p, "rent") for p in rents if p < at] + [(p, "buy") for p in buys if p < at]
+        return bool(before) and max(before)[1] == "rent"
+
+    to_rent = [c for c in cards if rented(c)]
+    to_buy = [c for c in cards if c not in to_rent]
+    if to_rent and to_buy:
+        return to_buy[0], to_rent[0]
+    if not buys:
+        return cards[0], None
+    # 'rent an A100 or buy a used 3090?': each word before its card, as written
+    return (cards[0], cards[1]) if buys[0] < rents[0] else (cards[1], cards[0])
 
 
 def rental_rate(card: str, currency: str) -> float | None:

@@ -32,8 +32,10 @@ SoftwareKind = Literal["cuda_toolkit", "pytorch", "program", "unknown"]
 _VARIANT = re.compile(r"\bcu(\d{3})\b", re.IGNORECASE)
 _TORCH = re.compile(r"\b(?:py)?torch\s*(?:version\s*)?v?(\d\.\d{1,2})", re.IGNORECASE)
 _TORCH_PLUS = re.compile(r"\b(\d\.\d{1,2})(?:\.\d+)?\+cu\d{3}\b", re.IGNORECASE)
+# "CUDA 12.4", "CUDA toolkit 11.8", "nvcc 12.1", and nvidia-smi's "CUDA Version: 12.4"
 _CUDA = re.compile(
-    r"\b(?:cuda(?:\s*toolkit)?|nvcc|toolkit)\s*v?(\d{1,2})(?:\.(\d{1,2}))?", re.IGNORECASE
+    r"\b(?:cuda(?:\s*toolkit)?|nvcc|toolkit)(?:\s*version\s*:?)?\s*v?(\d{1,2})(?:\.(\d{1,2}))?",
+    re.IGNORECASE,
 )
 _BARE = re.compile(r"^\s*v?(\d{1,2})\.(\d{1,2})\s*$")
 # 'which CUDA version for my GT 650M?': the range asked, not whether today's release builds for it

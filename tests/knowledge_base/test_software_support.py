@@ -249,3 +249,12 @@ def test_a_card_newer_than_the_oldest_wheels_gets_its_first_toolkits_driver() ->
     assert new.supported == "partial" and new.driver_linux == "570.26"
     old = software_support(SoftwareSupportQuery(gpu="RTX 3090", software="PyTorch 2.5"))
     assert old.driver_linux is None
+
+
+def test_nvidia_smis_cuda_version_line_names_the_toolkit() -> None:
+    r = software_support(
+        SoftwareSupportQuery(
+            gpu="Quadro RTX 6000", software="Driver Version: 550.54.14 and CUDA Version: 12.4"
+        )
+    )
+    assert (r.software, r.supported) == ("CUDA 12.4", "yes")

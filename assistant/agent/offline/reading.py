@@ -77,7 +77,17 @@ def merge_entities(base: Entities, newer: Entities) -> Entities:
         if value in (None, [], {}) or value is False:
             continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
-    return Entities.model_validate(data)
+    merged = Entities.model_validate(data)
+    if base.money and newer.money:
+        # A clause's amounts as the whole message reads them: in its currency, a bare '$' as the
+        # message's dollar ('… 900 $ CA … 0,35 $ US/h … l'électricité à 0,08 $/kWh').
+        whole = {m.text: m for m in base.money}
+        merged.money = [whole.get(m.text, m) for m in newer.money]
+        if newer.electricity_price is not None:
+            merged.electricity_price = whole.get(
+                newer.electricity_price.text, newer.electricity_price
+            )
+    return merged
 
 
 def _previous_user_turns(history: list[tuple[str, str]]) -> list[str]:

@@ -165,6 +165,8 @@ def localized_name(name: str, lang: Lang) -> str:
 # Recurring phrases of the tools' English sentences, in French. A sentence that still reads as
 # English after these is left out of a French answer rather than shown half-translated.
 _FR_RULES: list[tuple[str, str]] = [
+    (r"^Power: (\d+(?:\.\d+)?) W, the card's TDP: a card working flat out; LLM decoding often draws less\.$",
+     r"Puissance : \1 W, le TDP de la carte, à pleine charge ; la génération d'un LLM consomme souvent moins."),
     (r"^(.+?) fits at (.+?) \(needs about (\d+(?:\.\d+)?) GB\)", r"\1 tient en \2 (environ \3 Go nécessaires)"),
     (r"^(.+?) at (\S+) \(needs about (\d+(?:\.\d+)?) GB\)", r"\1 en \2 (environ \3 Go nécessaires)"),
     (r"^(.+?): lacks (.+)$", r"\1 : il manque \2"),

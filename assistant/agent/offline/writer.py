@@ -447,8 +447,16 @@ def _without_unanswered(results: list[ToolResult]) -> list[ToolResult]:
     """Without a calculator's 'not in the data' or 'say which card' when another tool answers
     ('sell my 4070 Super for ~$450 and buy…': the options' comparison answers, not 'no used
     price'; 'both cards in one box, 24 + 16 GB': the fit answers, not 'say which card')."""
-    others = any(_answered(r) and r.name not in _NEEDS_INPUT | {"search_corpus"} for r in results)
+    others = any(_answered(r) and r.name not in _NEEDS_INPUT | {SEARCH_TOOL} for r in results)
     return [r for r in results if not (others and _missing_input(r))]
+
+
+def _missing_input(result: ToolResult) -> bool:
+    """A calculator with nothing to say: a price the data lacks, or no card to work on (not a
+    verdict such as 'no tokens/s for an image model')."""
+    if result.name not in _NEEDS_INPUT or _answered(result):
+        return False
+    return result.name == "purchase_price" or not result.args.get("gpu")
 
 
 # Tools whose verdict on a card answers the question; its spec sheet beside them is noise unless
@@ -467,14 +475,6 @@ def _without_unasked_specs(reading: Reading, results: list[ToolResult]) -> list[
     return [
         r for r in results if not (r.name == "gpu_lookup" and r.args.get("gpu") in verdict_cards)
     ]
-
-
-def _missing_input(result: ToolResult) -> bool:
-    """A calculator with nothing to say: a price the data lacks, or no card to work on (not a
-    verdict such as 'no tokens/s for an image model')."""
-    if result.name not in _NEEDS_INPUT or _answered(result):
-        return False
-    return result.name == "purchase_price" or not result.args.get("gpu")
 
 
 def _without(section: str, notes: list[str]) -> str:

@@ -22,3 +22,17 @@ def test_software_questions_get_the_verdict(question: str, expected: str) -> Non
     answer = ask(question)
     assert "software_support" in [c.name for c in answer.tool_calls]
     assert expected in answer.text, answer.text
+
+
+def test_a_hardware_feature_is_checked_before_a_toolkit_the_message_also_names() -> None:
+    from assistant import ask
+
+    answer = ask(
+        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0 — "
+        "I run Quadro RTX 6000 GPUs with Driver Version: 550.54.14 and CUDA Version: 12.4."
+    )
+    names = [c.name for c in answer.tool_calls]
+    assert "gpu_capability" in names
+    if "software_support" in names:
+        assert names.index("gpu_capability") < names.index("software_support")
+    assert "CC 7.5" in answer.text

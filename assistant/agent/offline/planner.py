@@ -249,6 +249,18 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         # A card and a feature named together: check it first (a false premise is corrected first).
         intents.insert(0, "gpu_capability")
+    elif (
+        named_cards(ent)
+        and any(card_feature(f) for f in features)
+        and "software_support" in intents
+        and "gpu_capability" not in intents
+        and not reading.follow_up
+        and not _reports_stack_error(reading, features)
+    ):
+        # A hardware feature of the card ('Bfloat16 is only supported on GPUs with compute
+        # capability of at least 8.0' on a Turing card) is checked before the toolkit the message
+        # also names ('CUDA Version: 12.4' from nvidia-smi).
+        intents.insert(intents.index("software_support"), "gpu_capability")
     if (
         named_cards(ent)
         and not reading.follow_up
@@ -283,6 +295,17 @@ _DRAW_VERSUS = re.compile(
     r"(?:to|with)|face (?:à|a)|contre)\b",
     re.IGNORECASE,
 )
+
+
+def card_feature(key: str) -> bool:
+    """A hardware feature of NVIDIA cards (BF16, FP8, TMA...), not a vendor's whole stack (ROCm,
+    Metal, CUDA itself)."""
+    from assistant.knowledge.topics import get_topic
+
+    topic = get_topic(key)
+    return (
+        topic is not None and key not in generic_topic_keys() and list(topic.vendors) == ["nvidia"]
+    )
 
 
 def _names_renting(reading: Reading) -> bool:

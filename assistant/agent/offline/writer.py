@@ -12,7 +12,7 @@ from typing import Any
 
 from assistant.agent.offline import knowledge_lead
 from assistant.agent.offline.concepts import reports_failure
-from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult
+from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult, card_feature
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
@@ -849,17 +849,7 @@ def _card_verdict_first(reading: Reading, results: list[ToolResult]) -> bool:
     return (
         bool(reading.entities.gpus)
         and payload.get("verdict") in ("yes", "partial", "no")
-        and _nvidia_feature(str(payload.get("topic")))
-    )
-
-
-def _nvidia_feature(key: str) -> bool:
-    """A feature or guide topic of NVIDIA GPUs, not a vendor's whole stack (ROCm, Metal, CUDA)."""
-    from assistant.knowledge.topics import get_topic
-
-    topic = get_topic(key)
-    return (
-        topic is not None and key not in generic_topic_keys() and list(topic.vendors) == ["nvidia"]
+        and card_feature(str(payload.get("topic")))
     )
 
 

@@ -208,10 +208,10 @@ def pound_assumption() -> str:
 
 def other_rate_assumption(currency: str) -> str | None:
     """The sentence a result in another currency than EUR, USD or GBP carries (None for those)."""
-    other = other_currencies().by_code.get(currency)
+    table = other_currencies()
+    other = table.by_code.get(currency)
     if other is None:
         return None
-    table = other_currencies()
     return (
         f"Exchange rate assumed: 1 EUR = {other.per_eur:.6g} {other.code} "
         f"(European Central Bank reference rate of {table.date})."

@@ -427,8 +427,7 @@ def _near_name_candidates() -> list[_NearName]:
 
 def _exact(name: str) -> GpuCard | None:
     """The card of an exact catalog or long-tail name."""
-    toks = core_tokens(name)
-    hit = _lookup(toks, long_tail=False, vendor=None) or _lookup(toks, long_tail=True, vendor=None)
+    hit = _lookup(core_tokens(name), long_tail=True)  # the curated catalog first
     return hit[0] if hit else None
 
 

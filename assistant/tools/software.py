@@ -206,16 +206,12 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             suggestions=suggestions,
         )
     release = _framework_release(query.software)
-    if release is not None and vendor == "nvidia" and cc and get_arch(cc) is not None:
+    card_arch = get_arch(cc) if release is not None and vendor == "nvidia" and cc else None
+    if release is not None and card_arch is not None:
         # "TensorFlow 1.8 on an RTX 3090": that release's CUDA decides, not today's releases
-        stated = _CUDA.search(query.software) or _VARIANT.search(query.software)
-        cuda = None
-        if stated is not None and stated.re is _CUDA and stated.group(2) is not None:
-            cuda = f"{int(stated.group(1))}.{int(stated.group(2))}"
-        elif stated is not None and stated.re is _VARIANT:
-            digits = stated.group(1)
-            cuda = f"{int(digits[:-1])}.{digits[-1]}"
-        checked = _check_framework(base, get_arch(cc), *release, stated_cuda=cuda)  # type: ignore[arg-type]
+        checked = _check_framework(
+            base, card_arch, *release, stated_cuda=_stated_toolkit(query.software)
+        )
         if checked is not None:
             return checked
     program = find_program(query.software)
@@ -267,6 +263,22 @@ _VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 # "tensorflow1.8", "tensorflow-gpu==1.15", "TensorFlow 2.3"
 _TF = re.compile(r"\btensorflow(?:[-_]gpu)?\s*(?:==|version\s*)?v?(\d)\.(\d{1,2})", re.IGNORECASE)
+
+
+def _variant_toolkit(digits: str) -> str:
+    """The CUDA release of a wheel variant's digits: '118' → '11.8', '102' → '10.2'."""
+    return f"{int(digits[:-1])}.{digits[-1]}"
+
+
+def _stated_toolkit(text: str) -> str | None:
+    """The CUDA release a message names with its minor ('CUDA 10.2', 'CUDA Version: 12.4') or as
+    a wheel variant ('cu111'), whichever comes first; None when it names none."""
+    stated = _CUDA.search(text) or _VARIANT.search(text)
+    if stated is None:
+        return None
+    if stated.re is _VARIANT:
+        return _variant_toolkit(stated.group(1))
+    return f"{int(stated.group(1))}.{int(stated.group(2))}" if stated.group(2) is not None else None
 
 
 def _framework_release(text: str) -> tuple[FrameworkBuild, str] | None:
@@ -575,7 +587,7 @@ def _major_driver(variant: str) -> str | None:
     digits = variant.removeprefix("cu")
     if len(digits) < 3:
         return None
-    floor = _driver_floor(f"{digits[:-1]}.{digits[-1]}")
+    floor = _driver_floor(_variant_toolkit(digits))
     return floor[0] if floor is not None else None
 
 

@@ -612,6 +612,53 @@ def _leads(
     return leads[:2]
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
+MAX_CLAUSE_LEADS = 2
+
+
+def _asked_sentences(text: str) -> list[str]:
+    """The questions a message asks, each as its own sentence (the words before each question
+    mark back to the previous sentence's end; a very short one keeps the sentence before it)."""
+    pieces = text.split("?")
+    asked = []
+    for piece in pieces[:-1]:
+        sentences = [s.strip() for s in _SENTENCE_END.split(piece) if s.strip()]
+        if not sentences:
+            continue
+        sentence = sentences[-1]
+        if len(sentence.split()) < MIN_CLAUSE_WORDS + 1 and len(sentences) > 1:
+            sentence = f"{sentences[-2]} {sentence}"
+        if len(sentence.split()) >= MIN_CLAUSE_WORDS:
+            asked.append(sentence + "?")
+    return asked
+
+
+def _clause_leads(
+    reading: Reading, retrieved: list[dict[str, Any]], shown: set[str]
+) -> list[tuple[str, knowledge_lead.Lead]]:
+    """For a message of several questions that the tools answer in part: each question that no
+    tool answers and that is, read on its own, a knowledge entry's question (and not one of the
+    entries `shown`), with that entry, in the order asked, at most two."""
+    from assistant.knowledge.entries import get_entry
+
+    asked = _asked_sentences(reading.text)
+    if reading.follow_up or len(asked) < 2:
+        return []
+    found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
+    out: list[tuple[str, knowledge_lead.Lead]] = []
+    for sentence in asked:
+        own = read_turn(Conversation(sentence))
+        if own.tool_intents:
+            continue  # a question for a tool: the tools' sections answer it, or say they can't
+        lead = _lead_of(own, found, [])
+        if lead is None or lead.entry.id in shown:
+            continue
+        shown.add(lead.entry.id)
+        entry = get_entry(lead.entry.id, reading.language) or lead.entry
+        out.append((sentence, knowledge_lead.Lead(entry, lead.score)))
+    return out[:MAX_CLAUSE_LEADS]
+
+
 def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     """Tools called on a guess: a shopping list nobody asked for, a spec sheet when no figure was
     asked, a generic "CUDA programming: yes". A knowledge entry that answers beats them."""
@@ -948,8 +995,15 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if text:
             parts.insert(len(parts) - len(sections), text)
     elif sections:
-        quoted = _quoted(passages, reading, limit=1)
-        if quoted:
+        for sentence, one in _clause_leads(reading, retrieved, set()):
+            # A question of the message that the tools leave unanswered and an entry answers.
+            text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)
+            parts.append(f"> *{sentence}*\n\n{text}")
+            used = used + one_used
+        quoted = [] if used else _quoted(passages, reading, limit=1)
+        if used:
+            pass  # the entries answer the message's other questions: no passage besides
+        elif quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]
         elif _only_generic_yes(reading, results) and _in_domain(reading, passages):

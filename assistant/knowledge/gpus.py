@@ -90,6 +90,7 @@ class GpuCard(BaseModel):
     aliases: list[str] = Field(default_factory=list)
     used_market: bool | None = Field(default=None, description="Commonly bought used")
     notes: str | None = None
+    notes_fr: str | None = Field(default=None, description="The notes in French")
     corpus_note: str | None = Field(
         default=None, description="Where the guide's text differs, and how"
     )

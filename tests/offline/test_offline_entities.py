@@ -218,3 +218,21 @@ def test_an_apple_chips_memory_is_the_macs_ram_said_later() -> None:
 
 def test_sdxl_written_with_its_version_is_sdxl() -> None:
     assert extract_entities("SDXL1 Lora training on my RTX 2060 Super").models == ["SDXL base 1.0"]
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("How much is renting a 4090 for 3 hours a day for a month?", 3 * 730 / 24),
+        ("Louer une H100 4 h par jour pendant 2 semaines, ça coûte combien ?", 4 * 14),
+        ("I left my A100 running for 3 days", 72),
+        ("Renting an L4 for 100 hours, 5 hours a day", 100),
+    ],
+)
+def test_a_calendar_span_at_a_daily_use_counts_the_hours_used(text: str, hours: float) -> None:
+    assert extract_entities(text).total_hours == pytest.approx(hours)
+
+
+def test_a_card_no_catalog_knows_named_twice_is_one_unknown_card() -> None:
+    ent = extract_entities("support for the Radeon 610M? the Radeon 610M is in my laptop")
+    assert ent.unknown_gpus == ["Radeon 610M"]

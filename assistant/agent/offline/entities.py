@@ -53,6 +53,8 @@ from assistant.money import (
 Condition = Literal["used", "new"]
 Mode = Literal["buy", "rent"]
 
+CALENDAR_UNITS = frozenset({"day", "week", "month", "year"})  # spans counted in days
+
 
 class MoneyMention(BaseModel):
     amount: float
@@ -199,9 +201,20 @@ class Entities(BaseModel):
         (not a daily rate), in hours, or None."""
         if self.work_hours is not None:
             return self.work_hours
+        daily = self.work_hours_per_day or next(
+            (d.per_day for d in self.durations if d.per_day is not None), None
+        )
         for d in self.durations:
             if d.per_day is None and d.hours is not None:
-                return d.hours
+                if daily is None or d.unit not in CALENDAR_UNITS:
+                    return d.hours
+                # '3 hours a day for a month': the days of the span at the daily use
+                days = (
+                    d.count * self.days_per_month
+                    if d.unit == "month" and self.days_per_month
+                    else d.hours / 24
+                )
+                return daily * days
         return None
 
     @property
@@ -506,7 +519,8 @@ def _gpus(
             known.extend(c for c in family if c not in known)
             spans.extend(CardSpan(m.start(), m.end(), c) for c in family)
             continue
-        unknown.append(name)
+        if name not in unknown:  # named twice, said once
+            unknown.append(name)
         unknown_spans.append(CardSpan(m.start(), m.end(), name))
         suggestions[name] = list(match.suggestions)
     return known, unknown, suggestions, spans, unknown_spans

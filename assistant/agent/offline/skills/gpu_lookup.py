@@ -176,9 +176,10 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
     link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
     # A long-tail card says where its figures come from in the first line.
     lines = [f"{headline} — {caveat}", link] if caveat else [link, headline]
-    if card.notes and (caveat or lang == "en"):
+    notes = card.notes_fr if lang == "fr" else card.notes
+    if notes or (caveat and card.notes):
         # another chip sold under the same name (a Fermi GT 730); an MI250X seen as two GPUs
-        lines.append(card.notes)
+        lines.append(notes or str(card.notes))
     asked = [f for f in asked_fields(question) if f != "architecture"]
     if asked:
         lines.append(" · ".join(f"{label(f, lang)}{sep}{card_value(card, f, lang)}" for f in asked))

@@ -614,11 +614,18 @@ def _leads(
 
 _SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
 MAX_CLAUSE_LEADS = 2
+# 'which wheel runs on a 5090, and is sm_90a fine for Hopper?': two questions in one sentence
+_JOINED_QUESTION = re.compile(
+    r",\s*(?:and|or|et|ou)\s+(?=(?:is|are|does|do|can|could|should|will|would|what|which|how|"
+    r"est-ce|peut-on|puis-je|faut-il|quel|quelle|comment)\b)",
+    re.IGNORECASE,
+)
 
 
 def _asked_sentences(text: str) -> list[str]:
     """The questions a message asks, each as its own sentence (the words before each question
-    mark back to the previous sentence's end; a very short one keeps the sentence before it)."""
+    mark back to the previous sentence's end; a very short one keeps the sentence before it; a
+    sentence that joins two questions with ", and is..." is two)."""
     pieces = text.split("?")
     asked = []
     for piece in pieces[:-1]:
@@ -628,8 +635,9 @@ def _asked_sentences(text: str) -> list[str]:
         sentence = sentences[-1]
         if len(sentence.split()) < MIN_CLAUSE_WORDS + 1 and len(sentences) > 1:
             sentence = f"{sentences[-2]} {sentence}"
-        if len(sentence.split()) >= MIN_CLAUSE_WORDS:
-            asked.append(sentence + "?")
+        for part in _JOINED_QUESTION.split(sentence):
+            if len(part.split()) >= MIN_CLAUSE_WORDS:
+                asked.append(part.strip(" ,") + "?")
     return asked
 
 

@@ -195,3 +195,9 @@ def test_corpus_cards_present() -> None:
 
 def test_load_catalog_is_cached() -> None:
     assert load_catalog() is CATALOG
+
+
+def test_every_note_has_its_french_text() -> None:
+    noted = [c for c in load_catalog() if c.notes and c.curated]
+    assert noted
+    assert [c.name for c in noted if not c.notes_fr] == []

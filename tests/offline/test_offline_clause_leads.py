@@ -26,7 +26,7 @@ def test_a_very_short_question_keeps_the_sentence_before_it() -> None:
 
 
 def test_a_message_with_one_question_has_one_sentence() -> None:
-    assert len(_asked_sentences("Which PyTorch wheel runs on an RTX 5090, and is sm_90a ok?")) == 1
+    assert len(_asked_sentences("Which PyTorch wheel runs on an RTX 5090 with CUDA 12.8?")) == 1
 
 
 def test_the_question_no_tool_answers_gets_its_entry_after_the_tool() -> None:
@@ -48,3 +48,10 @@ def test_a_question_for_a_tool_gets_no_entry_of_its_own() -> None:
         "How much VRAM does the RTX 4090 have?"
     )
     assert "> *How much VRAM" not in answer.text
+
+
+def test_two_questions_joined_by_a_comma_are_two() -> None:
+    assert _asked_sentences("Which wheel runs on a 5090, and is sm_90a fine for Hopper?") == [
+        "Which wheel runs on a 5090?",
+        "is sm_90a fine for Hopper?",
+    ]

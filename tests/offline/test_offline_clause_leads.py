@@ -55,3 +55,14 @@ def test_two_questions_joined_by_a_comma_are_two() -> None:
         "Which wheel runs on a 5090?",
         "is sm_90a fine for Hopper?",
     ]
+
+
+def test_a_detail_the_question_asks_is_shown_under_the_entry() -> None:
+    from assistant.agent.offline.knowledge_lead import asked_details
+    from assistant.knowledge.entries import get_entry
+
+    entry = get_entry("gpu-power-limit-undervolt", "en")
+    assert entry is not None
+    shown = asked_details(entry, {"reboot", "power"})
+    assert len(shown) == 1 and "reboot" in shown[0]
+    assert asked_details(entry, {"power", "memory"}) == []  # words too common to pick a detail

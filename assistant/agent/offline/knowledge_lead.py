@@ -54,6 +54,7 @@ class LeadSettings:
     generic_topics: frozenset[str]
     asks_specs: re.Pattern[str]
     asks_recommendation: re.Pattern[str]
+    detail_min_rarity: float
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ def settings() -> LeadSettings:
         generic_topics=generic_topic_keys(),
         asks_specs=re.compile(data["asks_specs"]),
         asks_recommendation=re.compile(data["asks_recommendation"]),
+        detail_min_rarity=float(data["detail_min_rarity"]),
     )
 
 
@@ -256,10 +258,55 @@ def passage_entry_id(passage: dict[str, Any]) -> str | None:
     return parts[1] if len(parts) >= 2 and parts[0].startswith("knowledge-") else None
 
 
+MAX_DETAILS = 2
+_BULLET = re.compile(r"^- (.+)$", re.M)
+_WORD = re.compile(r"[a-z0-9_.]{4,}")
+
+
+@lru_cache(maxsize=4)
+def _rarity(language: str) -> dict[str, float]:
+    """How rare each word is across the knowledge base's entries in one language: log(N / df)."""
+    import math
+
+    from assistant.knowledge.entries import entries_for
+
+    entries = entries_for(language)
+    seen: dict[str, int] = {}
+    for entry in entries:
+        for word in set(_WORD.findall(_folded(entry.body))):
+            seen[word] = seen.get(word, 0) + 1
+    return {w: math.log(len(entries) / n) for w, n in seen.items()}
+
+
+def _folded(text: str) -> str:
+    import unicodedata
+
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def asked_details(entry: KnowledgeEntry, terms: set[str]) -> list[str]:
+    """The entry's detail bullets that hold words of the question its direct answer lacks
+    ('does -pl stick after a reboot?' under the power-limit answer): words rare enough across
+    the knowledge base to say what the bullet is about (`detail_min_rarity`), rarest first."""
+    rarity = _rarity(entry.language)
+    floor = settings().detail_min_rarity
+    answer = _folded(entry.answer + " " + entry.title)
+    missing = {t for t in terms if t not in answer}
+    scored = []
+    for n, bullet in enumerate(_BULLET.findall(entry.body)):
+        words = set(_WORD.findall(_folded(bullet)))
+        weight = sum(rarity.get(t, 0.0) for t in missing if t in words)
+        if weight >= floor:
+            scored.append((-weight, n, bullet.strip()))
+    return [b for _, _, b in sorted(scored)[:MAX_DETAILS]]
+
+
 def lead_paragraph(
-    lead: Lead, passages: list[dict[str, Any]], lang: Lang
+    lead: Lead, passages: list[dict[str, Any]], lang: Lang, details: list[str] | None = None
 ) -> tuple[str, list[dict[str, Any]]]:
-    """The answer's first paragraph and the retrieved passages it cites (the entry, if found)."""
+    """The answer's first paragraph (with the entry's `details` the question asks about) and the
+    retrieved passages it cites (the entry, if found)."""
     entry = lead.entry
     number = next((n for n, p in enumerate(passages, 1) if passage_entry_id(p) == entry.id), None)
     cite = f" [{number}]" if number else ""
@@ -272,6 +319,9 @@ def lead_paragraph(
         f"<sub>Knowledge base: *{entry.title}* — source: {link}.</sub>",
         f"<sub>Base de connaissances : *{entry.title}* — source : {link}.</sub>",
     )
-    text = f"{strip_comments(entry.answer)}{cite}\n\n{note}"
+    text = f"{strip_comments(entry.answer)}{cite}"
+    if details:
+        text += "\n\n" + "\n".join(f"- {strip_comments(d)}" for d in details)
+    text += f"\n\n{note}"
     used = [passages[number - 1]] if number else []
     return text, used

@@ -667,6 +667,11 @@ def _clause_leads(
     return out[:MAX_CLAUSE_LEADS]
 
 
+def _details(lead: knowledge_lead.Lead, reading: Reading) -> list[str]:
+    """The lead entry's details that the question asks about."""
+    return knowledge_lead.asked_details(lead.entry, _salient_terms(reading))
+
+
 def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     """Tools called on a guess: a shopping list nobody asked for, a spec sheet when no figure was
     asked, a generic "CUDA programming: yes". A knowledge entry that answers beats them."""
@@ -979,7 +984,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         at += int(premise or verdict)
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):
-            text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)
+            text, one_used = knowledge_lead.lead_paragraph(
+                one, retrieved, lang, _details(one, reading)
+            )
             parts.insert(at + n, text)
             used = used + one_used
         led = {one.entry.id for one in leads}
@@ -1005,7 +1012,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     elif sections:
         for sentence, one in _clause_leads(reading, retrieved, set()):
             # A question of the message that the tools leave unanswered and an entry answers.
-            text, one_used = knowledge_lead.lead_paragraph(one, retrieved, lang)
+            text, one_used = knowledge_lead.lead_paragraph(
+                one, retrieved, lang, _details(one, reading)
+            )
             parts.append(f"> *{sentence}*\n\n{text}")
             used = used + one_used
         quoted = [] if used else _quoted(passages, reading, limit=1)

@@ -86,13 +86,16 @@ _PASTED_ERROR = re.compile(
 # Letters French does not use (Vietnamese, Polish, Spanish, German... and every non-Latin
 # script): a message written with them is in neither language served, and is answered in English.
 _FRENCH_LETTERS = frozenset("àâäçéèêëîïôöûùüÿœæ")
+_UNIT_LETTERS = frozenset("\u00b5\u03bc")  # micro ('500 µs'), in any language
 OTHER_LANGUAGE_LETTERS = 2
 
 
 def other_language(text: str) -> bool:
     """Whether `text` is written in a language other than English or French (by its letters)."""
     others = sum(
-        1 for c in text if c.isalpha() and ord(c) > 127 and c.lower() not in _FRENCH_LETTERS
+        1
+        for c in text
+        if c.isalpha() and ord(c) > 127 and c.lower() not in _FRENCH_LETTERS | _UNIT_LETTERS
     )
     return others >= OTHER_LANGUAGE_LETTERS
 

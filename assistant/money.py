@@ -356,7 +356,8 @@ _GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
 
 
 def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
-    """'1,800' and '2.500' are thousands (a rate per hour aside: '1,500 $/h' is 1.5); '0,80' a decimal."""
+    """'1,800' and '2.500' are thousands (a rate per hour or per kWh aside: '1,500 $/h' is 1.5);
+    '0,80' a decimal."""
     s = re.sub(rf"{_SPACE}|['’]", "", num)
     if "," in s and "." in s or _LAKH.fullmatch(s):
         s = s.replace(",", "")  # 1,500.50 · 1,50,000
@@ -436,7 +437,8 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 if m.group("cur").strip() == "$":
                     bare.add(start)
             prefix_style = index == 0
-            rate = bool(m.group("per"))
+            # '1,500 $/h' and '0,200 €/kWh' are decimals; '$3,800/month' is thousands
+            rate = _period(m.group("per")) in ("hour", "kwh")
             try:
                 amount = _to_float(m.group("num"), prefix_style, rate)
                 high = _to_float(m.group("high"), prefix_style, rate) if m.group("high") else None

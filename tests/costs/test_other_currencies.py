@@ -79,3 +79,12 @@ def test_a_result_in_another_currency_states_its_rate() -> None:
     assert stated is not None and stated in r.assumptions
     assert other_currencies().date in stated
     assert other_rate_assumption("USD") is None
+
+
+def test_a_monthly_amount_with_a_comma_is_thousands_an_hourly_one_a_decimal() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    (colo,) = extract_entities("colocation at S$3,800/month").money
+    assert (colo.amount, colo.currency, colo.per) == (3800.0, "SGD", "month")
+    (rate,) = extract_entities("une 4090 à 1,500 $/h").money
+    assert rate.amount == 1.5

@@ -24,6 +24,11 @@ from assistant.language import detect_language
         ("la 3090 ?", "fr"),
         ("Quelle carte pour la partie 4 ?", "fr"),
         ("Is the 5090 a good learning card", "en"),
+        (
+            "Le lancement prend 5 µs par noyau, et 14 noyaux dans un créneau de 500 µs : trop ?",
+            "fr",
+        ),
+        ("Each launch costs 5 µs, and 14 of them fit a 500 µs slot: too many?", "en"),
     ],
 )
 def test_detect_language(text: str, expected: str) -> None:

@@ -36,3 +36,12 @@ def test_a_hardware_feature_is_checked_before_a_toolkit_the_message_also_names()
     if "software_support" in names:
         assert names.index("gpu_capability") < names.index("software_support")
     assert "CC 7.5" in answer.text
+
+
+def test_a_driver_stated_beside_an_undetected_card_is_checked_against_it() -> None:
+    answer = ask(
+        "Which driver and PyTorch do I need for an RTX 5080? The box has driver 535 from the "
+        "distribution and nvidia-smi does not see the card."
+    )
+    assert any(c.name == "software_support" for c in answer.tool_calls)
+    assert "570" in answer.text

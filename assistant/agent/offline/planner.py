@@ -27,6 +27,7 @@ from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.skills.llm_speed import not_a_language_model
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.log import get_logger
+from assistant.tools.software import DRIVER
 
 log = get_logger(__name__)
 
@@ -223,7 +224,10 @@ def _with_companions(reading: Reading) -> list[str]:
     if undetected_nvidia:
         # A CUDA release named beside it ("CUDA 12.4 installed") is context, not the question,
         # unless the asker asks whether it supports the card.
-        dropped = {"gpu_capability"} | (set() if "support" in concepts else {"software_support"})
+        # A driver version stated beside it ("the driver 535 from the repositories") is checked
+        # against the card: an RTX 50 needs 570 or newer.
+        kept = "support" in concepts or DRIVER.search(reading.text) is not None
+        dropped = {"gpu_capability"} | (set() if kept else {"software_support"})
         intents = [i for i in intents if i not in dropped] or ["corpus_only"]
     checked = {
         "gpu_capability",

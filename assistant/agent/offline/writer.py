@@ -10,7 +10,7 @@ import re
 import unicodedata
 from typing import Any
 
-from assistant.agent.offline import knowledge_lead
+from assistant.agent.offline import error_messages, knowledge_lead
 from assistant.agent.offline.concepts import reports_failure
 from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult, card_feature
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
@@ -975,8 +975,13 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if lead is not None:
         # The question is a knowledge entry's question: its direct answer comes first.
         # A capability the asker takes for granted and the card lacks: that "No" comes first.
+        # A pasted error is explained first: a "yes" on the card is not what it asks.
         premise = bool(sections) and (
-            _denied_first(results) or _card_verdict_first(reading, results)
+            _denied_first(results)
+            or (
+                _card_verdict_first(reading, results)
+                and error_messages.pasted(reading.text) is None
+            )
         )
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)

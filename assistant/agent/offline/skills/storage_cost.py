@@ -69,4 +69,5 @@ SKILL = Skill(
     search_hint="stockage persistant facturé à l'arrêt",
     slots=("storage_gb", "vram_gb", "durations", "money"),
     concepts=("storage",),
+    requires=("cost", "rent"),  # a disk that is billed: not "enough disk space" beside an error
 )

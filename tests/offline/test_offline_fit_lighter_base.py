@@ -43,3 +43,8 @@ def test_identical_loads_are_one_line_and_the_room_left_is_said() -> None:
     assert m is not None
     per_card, whole = float(m.group(1)), float(m.group(2).replace(",", ""))
     assert 80 < per_card < 141 and abs(whole - 8 * per_card) < 1
+
+
+def test_a_lighter_base_answers_for_a_card_given_by_its_memory_only() -> None:
+    head = ask("Can I train a Flux LoRA on a 16 GB card?").text.split("\n\n")[0]
+    assert head.startswith("**Not as is, yes with") and "16 GB card" in head

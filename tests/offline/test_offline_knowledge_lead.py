@@ -208,3 +208,15 @@ def test_a_named_card_s_verdict_comes_before_an_entry_on_the_feature(question: s
     first = ask(question).text.split("\n\n")[0]
     assert first.startswith(("**Partly", "**En partie")), first
     assert "4090" in first
+
+
+def test_memory_in_training_is_not_the_entry_for_an_error_while_generating() -> None:
+    from assistant.agent.offline.lead_match import other_task
+
+    generating = "ComfyUI died with CUDA out of memory while generating an image with SDXL"
+    assert other_task(generating, "oom-training-fixes")
+    assert not other_task(generating, "oom-on-small-gpu-inference")
+    training = "CUDA out of memory while training a LoRA with batch size 8"
+    assert not other_task(training, "oom-training-fixes")
+    assert other_task(training, "oom-on-small-gpu-inference")
+    assert not other_task(generating, "amd-polaris-rx580")  # 'training' in its title, not memory

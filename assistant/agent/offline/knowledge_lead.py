@@ -24,6 +24,7 @@ from assistant.agent.offline.lead_match import (
     about_something_else,
     entry_vectors,
     other_model_kind,
+    other_task,
     title_coverage,
     title_scores,
 )
@@ -125,7 +126,9 @@ def _options(
         retrieved,
         context or Context(),
         title_coverage(reading.text),
-        frozenset(e for e, _ in ranked if other_model_kind(reading.text, e)),
+        frozenset(
+            e for e, _ in ranked if other_model_kind(reading.text, e) or other_task(reading.text, e)
+        ),
         include,
     )
 

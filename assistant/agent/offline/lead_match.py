@@ -239,3 +239,26 @@ def other_model_kind(text: str, entry_id: str) -> bool:
     asked = model_kinds(text)
     kinds = _entry_kinds(entry_id)
     return bool(asked and kinds and not asked & kinds)
+
+
+_TRAINING = re.compile(r"\b(?:train\w*|fine-?tun\w*|entra[iî]n\w*)", re.I)
+_MEMORY = re.compile(r"\bmemory\b|\bvram\b|\bOOM\b", re.I)
+_NOT_TRAINING = re.compile(r"\bnot\s+training\b|\bpas\s+(?:l')?entra[iî]nement\b", re.I)
+
+
+def other_task(text: str, entry_id: str) -> bool:
+    """The entry's question is about memory in training and the question names no training (or
+    the entry says "not training" and the question trains): 'CUDA out of memory' while generating
+    an image is not answered by the training entry."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.knowledge.entries import get_entry
+
+    entry = get_entry(entry_id, "en")
+    if entry is None:
+        return False
+    if not _MEMORY.search(entry.title):
+        return False  # the task decides memory; elsewhere "training" in a title is incidental
+    trains = "model_task" in concepts_in(text)
+    if _NOT_TRAINING.search(entry.title):
+        return trains
+    return bool(_TRAINING.search(entry.title)) and not trains

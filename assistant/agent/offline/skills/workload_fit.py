@@ -329,7 +329,7 @@ def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
     asked but one of the tool's own ways (a lighter base, offloading) makes it fit on the card."""
     from assistant.agent.offline.entities import extract_entities
 
-    if result.verdict != "does_not_fit" or not result.gpu or result.multi_gpu:
+    if result.verdict != "does_not_fit" or not result.capacity_gb or result.multi_gpu:
         return None
     if result.task == "inference" or extract_entities(question).precision:
         return None  # inference has its own precision headline; a named precision is the question
@@ -339,13 +339,19 @@ def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
     way = max(ways, key=lambda o: o.total_gb)  # the heaviest way that fits keeps the most quality
     model = _model_label(result, lang)
     change = in_language(way.change, lang) or way.change
+    size = gb(result.capacity_gb, lang)
+    where = pick(
+        lang,
+        f"{result.gpu} ({size})" if result.gpu else f"{_a(result.capacity_gb)} {size} card",
+        f"{result.gpu} ({size})" if result.gpu else f"une carte de {size}",
+    )
     return pick(
         lang,
         f"**Not as is, yes with {change}** (about {gb(way.total_gb, lang)}) — {model} "
-        f"({_task_name(result, lang)}) on {result.gpu} ({gb(result.capacity_gb, lang)}): about "
+        f"({_task_name(result, lang)}) on {where}: about "
         f"{gb(result.total_gb, lang)} at {result.precision or '16 bits'}.",
         f"**Pas tel quel, oui avec {change}** (environ {gb(way.total_gb, lang)}) — {model} "
-        f"({_task_name(result, lang)}) sur {result.gpu} ({gb(result.capacity_gb, lang)}) : environ "
+        f"({_task_name(result, lang)}) sur {where} : environ "
         f"{gb(result.total_gb, lang)} en {result.precision or '16 bits'}.",
     )
 

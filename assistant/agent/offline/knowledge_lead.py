@@ -30,6 +30,7 @@ from assistant.agent.offline.lead_match import (
 )
 from assistant.agent.offline.lead_model import Context
 from assistant.agent.offline.texts import pick
+from assistant.knowledge.names import fold
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import Lang
 from assistant.log import get_logger
@@ -276,16 +277,9 @@ def _rarity(language: str) -> dict[str, float]:
     entries = entries_for(language)
     seen: dict[str, int] = {}
     for entry in entries:
-        for word in set(_WORD.findall(_folded(entry.body))):
+        for word in set(_WORD.findall(fold(entry.body))):
             seen[word] = seen.get(word, 0) + 1
     return {w: math.log(len(entries) / n) for w, n in seen.items()}
-
-
-def _folded(text: str) -> str:
-    import unicodedata
-
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def asked_details(entry: KnowledgeEntry, terms: set[str]) -> list[str]:
@@ -294,11 +288,11 @@ def asked_details(entry: KnowledgeEntry, terms: set[str]) -> list[str]:
     the knowledge base to say what the bullet is about (`detail_min_rarity`), rarest first."""
     rarity = _rarity(entry.language)
     floor = settings().detail_min_rarity
-    answer = _folded(entry.answer + " " + entry.title)
+    answer = fold(entry.answer + " " + entry.title)
     missing = {t for t in terms if t not in answer}
     scored = []
     for n, bullet in enumerate(_BULLET.findall(entry.body)):
-        words = set(_WORD.findall(_folded(bullet)))
+        words = set(_WORD.findall(fold(bullet)))
         weight = sum(rarity.get(t, 0.0) for t in missing if t in words)
         if weight >= floor:
             scored.append((-weight, n, bullet.strip()))

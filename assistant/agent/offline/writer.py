@@ -642,11 +642,11 @@ def _asked_sentences(text: str) -> list[str]:
 
 
 def _clause_leads(
-    reading: Reading, retrieved: list[dict[str, Any]], shown: set[str]
+    reading: Reading, retrieved: list[dict[str, Any]]
 ) -> list[tuple[str, knowledge_lead.Lead]]:
     """For a message of several questions that the tools answer in part: each question that no
-    tool answers and that is, read on its own, a knowledge entry's question (and not one of the
-    entries `shown`), with that entry, in the order asked, at most two."""
+    tool answers and that is, read on its own, a knowledge entry's question (each entry once),
+    with that entry, in the order asked, at most two."""
     from assistant.knowledge.entries import get_entry
 
     asked = _asked_sentences(reading.text)
@@ -654,6 +654,7 @@ def _clause_leads(
         return []
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     out: list[tuple[str, knowledge_lead.Lead]] = []
+    shown: set[str] = set()
     for sentence in asked:
         own = read_turn(Conversation(sentence))
         if own.tool_intents:
@@ -1015,20 +1016,19 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if text:
             parts.insert(len(parts) - len(sections), text)
     elif sections:
-        for sentence, one in _clause_leads(reading, retrieved, set()):
+        for sentence, one in _clause_leads(reading, retrieved):
             # A question of the message that the tools leave unanswered and an entry answers.
             text, one_used = knowledge_lead.lead_paragraph(
                 one, retrieved, lang, _details(one, reading)
             )
             parts.append(f"> *{sentence}*\n\n{text}")
             used = used + one_used
+        # Entries that answer the message's other questions leave no room for a passage besides.
         quoted = [] if used else _quoted(passages, reading, limit=1)
-        if used:
-            pass  # the entries answer the message's other questions: no passage besides
-        elif quoted:
+        if quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]
-        elif _only_generic_yes(reading, results) and _in_domain(reading, passages):
+        elif not used and _only_generic_yes(reading, results) and _in_domain(reading, passages):
             # Only a guess answered ("H100 × CUDA: yes" to "can I split it for 28 students?"):
             # the nearest entry, named as such, replaces the guess; the cards' headlines stay.
             text, used = _nearest_answer(reading, retrieved, results, passages)

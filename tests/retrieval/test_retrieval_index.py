@@ -175,3 +175,22 @@ def test_two_processes_building_at_once_leave_one_consistent_index(
     assert results == [(0, 4), (4, 4)]  # one embedded everything, the other found it done
     expected = {c.chunk_id for c in chunk_corpus(load_corpus(small_corpus))}
     assert _indexed_ids(small_settings) == expected
+
+
+def test_an_index_with_a_narrow_search_is_widened_when_opened(small_settings: Settings) -> None:
+    """An index made before the search breadth was set gets it, so its dense search is exact."""
+    from assistant.retrieval.embeddings import model_key
+    from assistant.retrieval.index import SEARCH_EF, open_client
+
+    build_index(progress=False, settings=small_settings)
+    key = model_key(small_settings.embedding_model)
+    collection = open_collection(small_settings, key)
+    collection.modify(configuration={"hnsw": {"ef_search": 10}})
+    assert (
+        open_client(small_settings)
+        .get_collection(small_settings.collection)
+        .configuration["hnsw"]["ef_search"]
+        == 10
+    )
+    reopened = open_collection(small_settings, key)
+    assert reopened.configuration["hnsw"]["ef_search"] == SEARCH_EF

@@ -246,19 +246,31 @@ _MEMORY = re.compile(r"\bmemory\b|\bvram\b|\bOOM\b", re.I)
 _NOT_TRAINING = re.compile(r"\bnot\s+training\b|\bpas\s+(?:l')?entra[iî]nement\b", re.I)
 
 
+@cache
+def _memory_in_training(entry_id: str) -> bool | None:
+    """Whether the entry's question is about memory in training (True), about memory outside
+    training ("not training": False), or about something else (None): read once per entry."""
+    from assistant.knowledge.entries import get_entry
+
+    entry = get_entry(entry_id, "en")
+    if entry is None or not _MEMORY.search(entry.title):
+        return None  # the task decides memory; elsewhere "training" in a title is incidental
+    if _NOT_TRAINING.search(entry.title):
+        return False
+    return True if _TRAINING.search(entry.title) else None
+
+
+@lru_cache(maxsize=256)
+def _trains(text: str) -> bool:
+    """The question names training or fine-tuning."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    return "model_task" in concepts_in(text)
+
+
 def other_task(text: str, entry_id: str) -> bool:
     """The entry's question is about memory in training and the question names no training (or
     the entry says "not training" and the question trains): 'CUDA out of memory' while generating
     an image is not answered by the training entry."""
-    from assistant.agent.offline.concepts import concepts_in
-    from assistant.knowledge.entries import get_entry
-
-    entry = get_entry(entry_id, "en")
-    if entry is None:
-        return False
-    if not _MEMORY.search(entry.title):
-        return False  # the task decides memory; elsewhere "training" in a title is incidental
-    trains = "model_task" in concepts_in(text)
-    if _NOT_TRAINING.search(entry.title):
-        return trains
-    return bool(_TRAINING.search(entry.title)) and not trains
+    task = _memory_in_training(entry_id)
+    return task is not None and task != _trains(text)

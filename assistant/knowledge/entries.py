@@ -238,4 +238,9 @@ def entries_for(language: str) -> list[KnowledgeEntry]:
 def get_entry(entry_id: str, language: str = "en") -> KnowledgeEntry | None:
     """The entry with this id in this language, if any."""
     language = language if language in LANGUAGES else "en"
-    return next((e for e in load_entries() if e.id == entry_id and e.language == language), None)
+    return _entries_by_id().get((entry_id, language))
+
+
+@cache
+def _entries_by_id() -> dict[tuple[str, str], KnowledgeEntry]:
+    return {(e.id, e.language): e for e in load_entries()}

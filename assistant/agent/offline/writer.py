@@ -7,7 +7,6 @@ retrieved passages as [1], [2]... in the order the agent records them (the answe
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from assistant.agent.offline import error_messages, knowledge_lead
@@ -18,6 +17,7 @@ from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import localized_name, num, pick
+from assistant.knowledge.names import fold
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import STOPWORDS, Lang, cjk_language
 
@@ -158,30 +158,25 @@ def _quote(passage: dict[str, Any], lang: Lang | None = None) -> str:
     return text
 
 
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text.lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def _salient_terms(reading: Reading) -> set[str]:
     """Words of the question worth finding in a passage: card numbers, topics, models, long words."""
     terms = {
         t
-        for t in re.findall(r"[a-z0-9_.]{4,}", _fold(reading.text))
+        for t in re.findall(r"[a-z0-9_.]{4,}", fold(reading.text))
         if t not in _COMMON and t not in GENERIC_TERMS
     }
     for card in reading.entities.gpus:
-        terms.update(re.findall(r"\d{3,4}|[a-z]\d{2,3}", _fold(card)))
+        terms.update(re.findall(r"\d{3,4}|[a-z]\d{2,3}", fold(card)))
     terms.update(t.replace("_", ".") for t in reading.entities.topics)
     terms.update(reading.entities.topics)
     for model in reading.entities.models:
-        terms.update(w for w in re.findall(r"[a-z]{4,}", _fold(model)) if w not in GENERIC_TERMS)
+        terms.update(w for w in re.findall(r"[a-z]{4,}", fold(model)) if w not in GENERIC_TERMS)
     return terms
 
 
 def _bearing(passage: dict[str, Any], terms: set[str]) -> int:
     """How many of the question's salient terms the passage holds."""
-    text = _fold(str(passage.get("text") or ""))
+    text = fold(str(passage.get("text") or ""))
     return sum(1 for t in terms if t in text)
 
 

@@ -4,7 +4,7 @@ knowledge entry answers gets that entry, after the tools' sections and under its
 from __future__ import annotations
 
 from assistant import ask
-from assistant.agent.offline.writer import _asked_sentences
+from assistant.agent.offline.sentences import asked_sentences
 
 
 def test_each_question_is_its_own_sentence() -> None:
@@ -12,21 +12,21 @@ def test_each_question_is_its_own_sentence() -> None:
         "We build for several GPUs. Which wheel do I need for a 5090? Thanks. "
         "Is sm_90a fine for Hopper? and the rest"
     )
-    assert _asked_sentences(text) == [
+    assert asked_sentences(text) == [
         "Which wheel do I need for a 5090?",
         "Is sm_90a fine for Hopper?",
     ]
 
 
 def test_a_very_short_question_keeps_the_sentence_before_it() -> None:
-    assert _asked_sentences("I have two 3090s. Why? Is NVLink needed for FSDP?") == [
+    assert asked_sentences("I have two 3090s. Why? Is NVLink needed for FSDP?") == [
         "I have two 3090s. Why?",
         "Is NVLink needed for FSDP?",
     ]
 
 
 def test_a_message_with_one_question_has_one_sentence() -> None:
-    assert len(_asked_sentences("Which PyTorch wheel runs on an RTX 5090 with CUDA 12.8?")) == 1
+    assert len(asked_sentences("Which PyTorch wheel runs on an RTX 5090 with CUDA 12.8?")) == 1
 
 
 def test_the_question_no_tool_answers_gets_its_entry_after_the_tool() -> None:
@@ -51,7 +51,7 @@ def test_a_question_for_a_tool_gets_no_entry_of_its_own() -> None:
 
 
 def test_two_questions_joined_by_a_comma_are_two() -> None:
-    assert _asked_sentences("Which wheel runs on a 5090, and is sm_90a fine for Hopper?") == [
+    assert asked_sentences("Which wheel runs on a 5090, and is sm_90a fine for Hopper?") == [
         "Which wheel runs on a 5090?",
         "is sm_90a fine for Hopper?",
     ]

@@ -45,3 +45,21 @@ def test_a_driver_stated_beside_an_undetected_card_is_checked_against_it() -> No
     )
     assert any(c.name == "software_support" for c in answer.tool_calls)
     assert "570" in answer.text
+
+
+def test_a_toolkit_and_a_framework_asked_together_are_each_checked() -> None:
+    answer = ask("Does a GTX 1080 still work with CUDA 13 and with the newest PyTorch?")
+    checked = [c.arguments["software"] for c in answer.tool_calls if c.name == "software_support"]
+    assert len(checked) == 2, checked
+    assert "CUDA 12.9" in answer.text.split("\n\n")[0], answer.text  # the last toolkit, first
+    assert "cu126" in answer.text  # the PyTorch wheels that still carry Pascal's kernels
+
+
+def test_the_software_asked_at_the_end_of_a_long_message_is_the_one_checked() -> None:
+    story = (
+        "We run a small community workshop and people donated a pile of hardware over the last "
+        "year: an old workstation, two monitors, a GTX 1080 and a box of cables. We would like to "
+        "set up one shared machine for the members to try machine learning on, nothing fancy. "
+    )
+    answer = ask(story + "Can the GTX 1080 run CUDA 13?")
+    assert answer.text.startswith("**No** — CUDA 13"), answer.text

@@ -15,6 +15,7 @@ from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult, card_featur
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
+from assistant.agent.offline.sentences import MIN_CLAUSE_WORDS, asked_sentences
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.texts import localized_name, num, pick
 from assistant.knowledge.names import fold
@@ -577,7 +578,6 @@ _ESTIMATES = frozenset({"workload_fit", "llm_speed", "models_for"})
 
 
 _CLAUSE_END = re.compile(r"\?+|\n+")
-MIN_CLAUSE_WORDS = 3
 
 
 def _leads(
@@ -607,33 +607,7 @@ def _leads(
     return leads[:2]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
 MAX_CLAUSE_LEADS = 2
-# 'which wheel runs on a 5090, and is sm_90a fine for Hopper?': two questions in one sentence
-_JOINED_QUESTION = re.compile(
-    r",\s*(?:and|or|et|ou)\s+(?=(?:is|are|does|do|can|could|should|will|would|what|which|how|"
-    r"est-ce|peut-on|puis-je|faut-il|quel|quelle|comment)\b)",
-    re.IGNORECASE,
-)
-
-
-def _asked_sentences(text: str) -> list[str]:
-    """The questions a message asks, each as its own sentence (the words before each question
-    mark back to the previous sentence's end; a very short one keeps the sentence before it; a
-    sentence that joins two questions with ", and is..." is two)."""
-    pieces = text.split("?")
-    asked = []
-    for piece in pieces[:-1]:
-        sentences = [s.strip() for s in _SENTENCE_END.split(piece) if s.strip()]
-        if not sentences:
-            continue
-        sentence = sentences[-1]
-        if len(sentence.split()) < MIN_CLAUSE_WORDS + 1 and len(sentences) > 1:
-            sentence = f"{sentences[-2]} {sentence}"
-        for part in _JOINED_QUESTION.split(sentence):
-            if len(part.split()) >= MIN_CLAUSE_WORDS:
-                asked.append(part.strip(" ,") + "?")
-    return asked
 
 
 def _clause_leads(
@@ -644,7 +618,7 @@ def _clause_leads(
     with that entry, in the order asked, at most two."""
     from assistant.knowledge.entries import get_entry
 
-    asked = _asked_sentences(reading.text)
+    asked = asked_sentences(reading.text)
     if reading.follow_up or len(asked) < 2:
         return []
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]

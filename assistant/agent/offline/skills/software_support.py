@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.sentences import asked_sentences
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import pick
@@ -43,18 +45,48 @@ def _architecture_in(question: str) -> str | None:
     return None
 
 
+# "CUDA 13 and the latest PyTorch": a toolkit and something else to check, each on its own
+_AND = re.compile(r"[,;]|\b(?:and|et|or|ou|plus)\b", re.IGNORECASE)
+_TOOLKIT = re.compile(r"\bcuda\s*\d", re.IGNORECASE)
+
+
+def _wording(question: str) -> str:
+    """The words that say what to check: the message, cut at MAX_SOFTWARE_CHARS, with the
+    installed driver kept when the cut would drop it; when the cut drops every software name (a
+    long story first), the message's questions when they name some."""
+    text = question.strip()
+    software = text[:MAX_SOFTWARE_CHARS]
+    if not names_software(software):
+        asked = " ".join(asked_sentences(text))[:MAX_SOFTWARE_CHARS]
+        software = asked if names_software(asked) else software
+    driver = DRIVER.search(text)
+    if driver and driver.group(0) not in software:  # the installed driver, past the cut
+        software = f"{software[: MAX_SOFTWARE_CHARS - len(driver.group(0)) - 2]}; {driver.group(0)}"
+    return software
+
+
+def _checks(question: str, software: str) -> list[str]:
+    """The wording, or two checks when one question asks for a CUDA toolkit and another piece of
+    software side by side ("CUDA 13 and the latest PyTorch"): the tool reads one per call."""
+    for asked in asked_sentences(question):
+        parts = [p.strip() for p in _AND.split(asked) if p and names_software(p)]
+        toolkit = [p for p in parts if _TOOLKIT.search(p)]
+        other = [p for p in parts if not _TOOLKIT.search(p)]
+        if len(toolkit) == 1 and other and not DRIVER.search(asked):
+            return [toolkit[0], other[0]]
+    return [software]
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """The card (by name, by sm_XX, or by architecture) and the question's software wording."""
+    """The card (by name, by sm_XX, or by architecture) and the question's software wording, one
+    call per thing it asks to check."""
     question = reading.text
     cards = named_cards(ent)
     gpu = cards[0] if cards else (_cc_in(question) or _architecture_in(question))
     if not gpu or not names_software(question):
         return []  # no toolkit, build, driver or program named: a toolkit range answers nothing
-    software = question.strip()[:MAX_SOFTWARE_CHARS]
-    driver = DRIVER.search(question)
-    if driver and driver.end() > MAX_SOFTWARE_CHARS:  # the installed driver, past the cut
-        software = f"{software[: MAX_SOFTWARE_CHARS - len(driver.group(0)) - 2]}; {driver.group(0)}"
-    return [{"gpu": gpu, "software": software or "CUDA"}]
+    checks = _checks(question, _wording(question) or "CUDA")
+    return [{"gpu": gpu, "software": part} for part in checks]
 
 
 def _where(result: SoftwareSupportResult) -> str:

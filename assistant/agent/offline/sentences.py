@@ -1,0 +1,39 @@
+"""The questions a message asks, each as its own sentence, apart from the sentences around them."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+MIN_CLAUSE_WORDS = 3
+_SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
+# 'which wheel runs on a 5090, and is sm_90a fine for Hopper?': two questions in one sentence
+_JOINED_QUESTION = re.compile(
+    r",\s*(?:and|or|et|ou)\s+(?=(?:is|are|does|do|can|could|should|will|would|what|which|how|"
+    r"est-ce|peut-on|puis-je|faut-il|quel|quelle|comment)\b)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=256)
+def _asked(text: str) -> tuple[str, ...]:
+    pieces = text.split("?")
+    asked = []
+    for piece in pieces[:-1]:
+        sentences = [s.strip() for s in _SENTENCE_END.split(piece) if s.strip()]
+        if not sentences:
+            continue
+        sentence = sentences[-1]
+        if len(sentence.split()) < MIN_CLAUSE_WORDS + 1 and len(sentences) > 1:
+            sentence = f"{sentences[-2]} {sentence}"
+        for part in _JOINED_QUESTION.split(sentence):
+            if len(part.split()) >= MIN_CLAUSE_WORDS:
+                asked.append(part.strip(" ,") + "?")
+    return tuple(asked)
+
+
+def asked_sentences(text: str) -> list[str]:
+    """The questions a message asks, each as its own sentence (the words before each question
+    mark back to the previous sentence's end; a very short one keeps the sentence before it; a
+    sentence that joins two questions with ", and is..." is two)."""
+    return list(_asked(text))

@@ -33,6 +33,17 @@ def test_lookup_carries_feature_support() -> None:
     assert _feature(b200, "tcgen05")["supported"] is True
 
 
+def test_jetson_thor_has_the_blackwell_datacenter_tensor_core_path() -> None:
+    """CC 11.0 (Thor, sm_110a) has tcgen05 and Tensor Memory, and the features every Blackwell has."""
+    thor = lookup_gpu(GpuQuery(name="Jetson AGX Thor"))
+    assert thor.gpu is not None and thor.gpu.compute_capability == "11.0"
+    assert _feature(thor, "tcgen05")["supported"] is True
+    assert _feature(thor, "tcgen05")["required_target"] == "sm_110a"
+    for key in ("tmem", "tma", "bf16", "fp8", "tensor_cores", "cp_async"):
+        assert _feature(thor, key)["supported"] is True, key
+    assert _feature(thor, "wgmma")["supported"] is False
+
+
 def test_lookup_unknown_is_a_value() -> None:
     r = lookup_gpu(GpuQuery(name="RTX 9090"))
     assert not r.found

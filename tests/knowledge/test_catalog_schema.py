@@ -27,6 +27,7 @@ CC_LIMITS = {
     "9.0": (228, 227, "1/2"),
     "10.0": (228, 227, "1/2"),
     "10.3": (228, 227, "1/64"),
+    "11.0": (228, 227, None),  # Thor: CCCL's sm_110 traits; no FP64 rate published
     "12.0": (100, 99, "1/64"),
     "12.1": (100, 99, "1/64"),
 }
@@ -93,7 +94,7 @@ def test_compute_capability_and_target(card: GpuCard) -> None:
     assert card.arch_target is not None
     assert card.arch_target.removeprefix("sm_").rstrip("af") == f"{major}{minor}"
     # The arch-specific target where it unlocks features (wgmma, tcgen05, block-scaled FP4).
-    if cc in {"9.0", "10.0", "10.3", "12.0", "12.1"}:
+    if cc in {"9.0", "10.0", "10.3", "11.0", "12.0", "12.1"}:
         assert card.arch_target.endswith("a"), card.name
     else:
         assert not card.arch_target.endswith("a"), card.name
@@ -103,7 +104,7 @@ def test_compute_capability_and_target(card: GpuCard) -> None:
 def test_nvidia_limits_follow_compute_capability(card: GpuCard) -> None:
     assert card.compute_capability is not None
     if card.compute_capability not in CC_LIMITS:
-        # A compute capability the guide's tables here lack (Thor's 11.0): no figure is guessed.
+        # A compute capability the tables here lack: no figure is guessed.
         assert card.shared_memory_per_sm_kb is None and card.fp64_ratio is None, card.name
         return
     per_sm, per_block, ratio = CC_LIMITS[card.compute_capability]

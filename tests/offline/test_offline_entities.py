@@ -236,3 +236,15 @@ def test_a_calendar_span_at_a_daily_use_counts_the_hours_used(text: str, hours: 
 def test_a_card_no_catalog_knows_named_twice_is_one_unknown_card() -> None:
     ent = extract_entities("support for the Radeon 610M? the Radeon 610M is in my laptop")
     assert ent.unknown_gpus == ["Radeon 610M"]
+
+
+def test_a_line_anchor_in_a_link_names_no_card() -> None:
+    """'…/OperationUtils.mm#L30-L44' is a link to lines of code: no L30, L44 or L40 card."""
+    found = extract_entities(
+        "The dtype check is here: https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/"
+        "native/mps/OperationUtils.mm#L30-L44 and https://github.com/x/y/blob/main/a.cpp#L40 "
+        "on my M2 MacBook"
+    )
+    assert found.gpus == ["Apple M2"], found.gpus
+    assert found.unknown_gpus == []
+    assert extract_entities("Is an L40 enough? See https://example.com/l40-specs").gpus == ["L40"]

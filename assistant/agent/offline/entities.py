@@ -475,18 +475,27 @@ def _money(text: str) -> list[MoneyMention]:
     return out
 
 
+_LINK = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
+
+
+def _inside(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= at < end for start, end in spans)
+
+
 def _gpus(
     text: str,
 ) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan], list[CardSpan]]:
     """Known cards, unknown card-like names, near names, where each known card is named, and
     where each unknown name is written (one scan of the message for every use of its cards).
+    Nothing inside a link counts: a link's path or line anchor ("#L40") names no card.
 
     With a laptop word in the sentence, a card name is the laptop chip where there is one ("un
     portable avec une GTX 1650" names one card, the GTX 1650 laptop chip)."""
     from assistant.knowledge.gpu_names import LAPTOP, tokens
     from assistant.knowledge.matching import find_gpu_spans, match_gpu
 
-    hits = find_gpu_spans(text)
+    links = [(m.start(), m.end()) for m in _LINK.finditer(text)]
+    hits = [h for h in find_gpu_spans(text) if not _inside(h[1], links)]
     cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
     laptop = LAPTOP in tokens(text)
@@ -497,6 +506,8 @@ def _gpus(
     suggestions: dict[str, list[str]] = {}
     for m in _CARD_LIKE.finditer(text):
         name = " ".join(m.group(0).split())
+        if _inside(m.start(), links):
+            continue  # "…/OperationUtils.mm#L30-L44": a line anchor in a link, not an L30
         if any(start <= m.start() and m.end() <= end for start, end in covered):
             continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):

@@ -25,6 +25,7 @@ from assistant.language import Lang
 Currency = Literal[
     "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD", "HKD", "INR", "JPY", "CNY", "KRW",
     "BRL", "MXN", "PHP", "PLN", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR", "MYR", "THB", "IDR",
+    "XOF",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh"]
@@ -44,6 +45,7 @@ class OtherCurrency:
     decimals: int
     prefixes: tuple[str, ...]
     suffixes: tuple[str, ...]
+    fixed: str | None = None  # a parity set by law (the CFA franc), not a market rate
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ def other_currencies() -> OtherCurrencies:
             decimals=int(c.get("decimals", 2)),
             prefixes=tuple(c["prefixes"]),
             suffixes=tuple(c["suffixes"]),
+            fixed=c.get("fixed"),
         )
         for c in data["currency"]
     }
@@ -212,6 +215,8 @@ def other_rate_assumption(currency: str) -> str | None:
     other = table.by_code.get(currency)
     if other is None:
         return None
+    if other.fixed:
+        return f"Exchange rate: 1 EUR = {other.per_eur:.6g} {other.code} ({other.fixed})."
     return (
         f"Exchange rate assumed: 1 EUR = {other.per_eur:.6g} {other.code} "
         f"(European Central Bank reference rate of {table.date})."
@@ -320,9 +325,12 @@ _PER = (
     rf"(?P<per>\s*{_TAX}(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
     rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
-# "a kWh at 0,25 €", "le kWh est à 0,2516 €": the unit named before the amount
+# "a kWh at 0,25 €", "le kWh est à 0,2516 €", "le kWh nous coûte environ 120 FCFA": the unit
+# named before the amount
 _KWH_BEFORE = re.compile(
-    r"kwh\s*(?:(?:is|costs?|co[uû]te|est|vaut|at|à|a|=|:)\s*){0,2}(?:about|environ|~)?\s*$", re.I
+    r"kwh\s*(?:(?:nous|vous|me|us)\s+)?(?:(?:is|costs?|co[uû]te|est|vaut|at|à|a|=|:)\s*){0,2}"
+    r"(?:about|environ|~)?\s*$",
+    re.I,
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
 _K = r"(?P<k>\s?k(?![a-z])|万)?"  # 2k€, $1.5k; 1.5万元 (ten thousands)

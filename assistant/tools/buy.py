@@ -91,7 +91,6 @@ class RentVsBuyQuery(MoneyQuery):
     electricity_price_per_kwh: float | None = Field(
         default=None,
         ge=0,
-        le=100,
         description="Electricity price per kWh in `currency` (default: the configured one)",
     )
     idle_power_w: float | None = Field(

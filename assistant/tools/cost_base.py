@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assistant.knowledge.sources import Source
 from assistant.money import (
     Currency,
     CurrencyInput,
+    Money,
     exchange_rate,
     other_rate_assumption,
     pound_assumption,
@@ -22,6 +23,7 @@ MIN_RATE = 0.0001  # per hour: below this a price is a typo, and ratios of price
 MAX_PRICE = 10_000_000.0
 MAX_BUDGET = 1_000_000_000.0
 MAX_GB = 10_000_000.0
+MAX_KWH_PRICE_EUR = 100.0  # per kWh, in euros whatever the currency (120 FCFA is 0.18 EUR)
 DAYS_PER_MONTH = 30.0
 WEEKEND_HOURS = 48.0
 
@@ -51,6 +53,22 @@ class MoneyQuery(BaseModel):
         le=100,
         description="Exchange rate in USD per EUR (default: the configured one)",
     )
+
+    @model_validator(mode="after")
+    def _kwh_price_in_range(self) -> MoneyQuery:
+        """An electricity price is bounded in euros, so a currency of small units (FCFA, rupiah,
+        won) keeps its real prices and a typo in any currency is still refused."""
+        price = getattr(self, "electricity_price_per_kwh", None)
+        if price is None:
+            return self
+        currency = resolve_currency(self.currency)
+        in_eur = Money(amount=price, currency=currency).to("EUR", self.usd_per_eur).amount
+        if in_eur > MAX_KWH_PRICE_EUR:
+            raise ValueError(
+                f"electricity_price_per_kwh: {price:g} {currency} per kWh is more than "
+                f"{MAX_KWH_PRICE_EUR:g} EUR"
+            )
+        return self
 
 
 class CostResult(BaseModel):

@@ -87,7 +87,6 @@ class PowerQuery(MoneyQuery):
     electricity_price_per_kwh: float | None = Field(
         default=None,
         ge=0,
-        le=100,
         description="Electricity price per kWh in `currency` (the caller fills the configured one)",
     )
     rent_rate: float | None = Field(

@@ -88,3 +88,25 @@ def test_a_monthly_amount_with_a_comma_is_thousands_an_hourly_one_a_decimal() ->
     assert (colo.amount, colo.currency, colo.per) == (3800.0, "SGD", "month")
     (rate,) = extract_entities("une 4090 à 1,500 $/h").money
     assert rate.amount == 1.5
+
+
+def test_cfa_francs_are_read_at_their_fixed_parity() -> None:
+    from assistant import ask
+    from assistant.money import Money, other_rate_assumption
+
+    assert Money(amount=655.957, currency="XOF").to("EUR").amount == pytest.approx(1.0)
+    assert "98/683/EC" in (other_rate_assumption("XOF") or "")
+    answer = ask(
+        "Notre serveur tire environ 700 W en moyenne, 24 h sur 24, à Dakar. Le kWh nous coûte "
+        "environ 120 FCFA. Ça fait combien par mois ?"
+    )
+    text = answer.text.replace("\u202f", " ").replace("\xa0", " ")
+    assert "60 480 FCFA" in text, answer.text  # 0.7 kW x 24 h x 30 days x 120 FCFA
+
+
+def test_a_kwh_price_is_bounded_in_euros_not_in_units() -> None:
+    from pydantic import ValidationError
+
+    assert PowerQuery(power_w=300, electricity_price_per_kwh=120, currency="XOF")
+    with pytest.raises(ValidationError):
+        PowerQuery(power_w=300, electricity_price_per_kwh=120, currency="EUR")

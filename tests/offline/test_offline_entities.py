@@ -248,3 +248,11 @@ def test_a_line_anchor_in_a_link_names_no_card() -> None:
     assert found.gpus == ["Apple M2"], found.gpus
     assert found.unknown_gpus == []
     assert extract_entities("Is an L40 enough? See https://example.com/l40-specs").gpus == ["L40"]
+
+
+def test_pytorchs_oom_message_gives_the_cards_total_not_the_failed_allocation() -> None:
+    found = extract_entities(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB. GPU 0 has a total "
+        "capacity of 12.00 GiB of which 312.00 MiB is free."
+    )
+    assert found.vram_gb == 12.0

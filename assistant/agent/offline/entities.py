@@ -475,6 +475,8 @@ def _money(text: str) -> list[MoneyMention]:
     return out
 
 
+# "GPU 0 has a total capacity of 12.00 GiB of which 312.00 MiB is free" (PyTorch's OOM message)
+_CAPACITY = re.compile(r"total capacity of\s*(\d+(?:[.,]\d+)?)\s*gib", re.IGNORECASE)
 _LINK = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
 
 
@@ -801,7 +803,11 @@ def extract_entities(text: str) -> Entities:
     ]
     if held:
         ent.memory_in_use_gb = sum(sizes[i][2] for i in held)
+    capacity = _CAPACITY.search(text)
     for n, (start, end, size) in enumerate(sizes):
+        if capacity:  # PyTorch's OOM message: the card's total, not the allocation that failed
+            ent.vram_gb = _float(capacity.group(1))
+            break
         if storage and storage.start() <= start < storage.end():
             continue
         if n in held:

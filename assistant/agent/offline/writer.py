@@ -197,13 +197,15 @@ def _quoted(
     passages: list[dict[str, Any]], reading: Reading, limit: int
 ) -> list[tuple[int, dict[str, Any]]]:
     """The passages worth quoting, best first: safe ones, and no entry about another kind of
-    model than the question's (a FLUX LoRA entry under a question on a language model) or about a
+    model than the question's (a FLUX LoRA entry under a question on a language model), about
+    memory in another task (the inference entry under a fine-tuning OOM), or about a
     feature the question does not name (an FP8 entry under a question on training speed), or about
     other cards than those it names (a Jetson entry under a question on a Quadro)."""
     from assistant.agent.offline.lead_match import (
         about_something_else,
         about_unasked_feature,
         other_model_kind,
+        other_task,
     )
 
     generic = knowledge_lead.settings().generic_topics
@@ -215,6 +217,7 @@ def _quoted(
             (key := entry_id(p))
             and (
                 other_model_kind(reading.text, key)
+                or other_task(reading.text, key)
                 or about_unasked_feature(reading, key)
                 or about_something_else(reading, key, generic)
             )
@@ -597,8 +600,12 @@ def _leads(
         return [first]
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     leads: list[knowledge_lead.Lead] = []
+    from assistant.agent.offline.lead_match import other_task
+
     for clause in clauses:
         lead = _lead_of(read_turn(Conversation(clause)), found, results)
+        if lead is not None and other_task(reading.text, lead.entry.id):
+            continue  # a clause read alone lost the message's task (an OOM while fine-tuning)
         if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
             entry = get_entry(lead.entry.id, reading.language) or lead.entry
             leads.append(knowledge_lead.Lead(entry, lead.score))

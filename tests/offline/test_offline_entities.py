@@ -256,3 +256,25 @@ def test_pytorchs_oom_message_gives_the_cards_total_not_the_failed_allocation() 
         "capacity of 12.00 GiB of which 312.00 MiB is free."
     )
     assert found.vram_gb == 12.0
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("8 runs de 10 h par semaine pendant 3 semaines, à 1,40 €/h", 240.0),
+        ("5 training runs of 3 hours on an A100 at $1.20/h", 15.0),
+        ("one run of 3 hours on an A100 at $1.20/h", 3.0),
+    ],
+)
+def test_a_count_of_runs_multiplies_the_length_of_each(text: str, hours: float) -> None:
+    assert extract_entities(text).total_hours == pytest.approx(hours)
+
+
+def test_a_price_per_million_tokens_is_neither_a_budget_nor_an_hourly_rate() -> None:
+    found = extract_entities(
+        "Option A: an API at ~0,35 € le million de tokens. Option B: rent an H100 at 2,20 €/h."
+    )
+    assert [(m.amount, m.per) for m in found.money] == [(2.2, "hour")]
+    assert [m.amount for m in extract_entities("$0.15 per 1M tokens, or a $1,600 4090?").money] == [
+        1600.0
+    ]

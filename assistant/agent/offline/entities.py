@@ -450,6 +450,14 @@ def _in_one_currency(
     ]
 
 
+# "0,35 € le million de tokens", "$0.15 per 1M tokens", "$2/M tokens"
+_PER_TOKENS = re.compile(
+    r"\s*(?:/|per|par|le|the|for|pour|a|un)?\s*(?:1\s*)?(?:million|m|mtok|k|1k|mille|thousand)?"
+    r"\s*(?:de\s+|d')?(?:input\s+|output\s+)?tokens?\b",
+    re.IGNORECASE,
+)
+
+
 def _money(text: str) -> list[MoneyMention]:
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
@@ -457,6 +465,8 @@ def _money(text: str) -> list[MoneyMention]:
 
     out: list[MoneyMention] = []
     for p in parse_money(text):
+        if _PER_TOKENS.match(text, p.end):
+            continue  # an API's price per million tokens: neither a budget nor a rate in time
         before = same_sentence_before(text, p.start, PAID_BEFORE)
         out.append(
             MoneyMention(
@@ -769,6 +779,7 @@ def extract_entities(text: str) -> Entities:
     ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
     if days is not None:
         ent.durations = [_daily_before(d, masked, days.start) for d in ent.durations]
+    ent.durations = [_times_runs(d, masked) for d in ent.durations]
     ent.always_on = always_on(masked)
     ent.work_hours = work_hours(masked)
     ent.continuous_job = continuous_job(masked)
@@ -855,6 +866,29 @@ def extract_entities(text: str) -> Entities:
 
 
 _SCHEDULE_GAP = re.compile(r"[\s,;(]*(?:on|sur|à raison de)?[\s,;(]*")
+
+
+# "8 runs de 10 h", "three jobs of 2 hours", "5 entraînements de 4 h": a count of runs before
+# the length of each
+_RUNS_BEFORE = re.compile(
+    r"\b(\d{1,4})\s*(?:[a-zà-ÿ-]+\s+)?(?:runs?|jobs?|trainings?|entra[iî]nements?|sessions?|exp[ée]riences?|"
+    r"experiments?|passes|passages?|lancements?|t[aâ]ches?|tasks?)\s+(?:de|of|d'|x|×|à|at)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _times_runs(duration: Duration, text: str) -> Duration:
+    """The length of each of several runs ('8 runs de 10 h par semaine') is the runs' total."""
+    runs = _RUNS_BEFORE.search(text, 0, duration.start)
+    if runs is None or duration.unit != "hour":
+        return duration
+    count = float(runs.group(1))
+    return duration.model_copy(
+        update={
+            "hours": duration.hours * count if duration.hours is not None else None,
+            "per_day": duration.per_day * count if duration.per_day is not None else None,
+        }
+    )
 
 
 def _daily_before(duration: Duration, text: str, schedule: int) -> Duration:

@@ -311,6 +311,20 @@ def _other_vendor(
 ) -> CapabilityVerdict:
     who = VENDOR_NAMES.get(vendor, vendor)
     wanted = " or ".join(VENDOR_NAMES.get(v, v) for v in topic.vendors)
+    if topic.key in AMD_MATRIX_FORMATS:
+        # A number format is not CUDA's alone: Intel's XMX and Apple's GPUs have their own forms
+        # of some of them, which the data here does not describe; never a "no" it cannot back.
+        reason = (
+            f"{card.name} is an {who} GPU: whether it computes in {topic.name} depends on its own "
+            f"hardware and software stack, which this catalog does not describe (the CUDA check "
+            "does not apply)."
+        )
+        return CapabilityVerdict(
+            **base,
+            verdict="unknown",
+            reasons=[reason],
+            sources=dedupe_sources([*sources, *_card_sources(card)]),
+        )
     if topic.kind == "feature":
         reason = (
             f"{card.name} is an {who} GPU; {topic.name} is an NVIDIA CUDA feature that {who} GPUs "

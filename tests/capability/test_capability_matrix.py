@@ -37,6 +37,7 @@ EXPECTED = {
     | ADA
     | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "fp64_tensor", "dpx"},
     "10.3": FP16 | ADA | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6", "dpx"},
+    "11.0": FP16 | ADA | {"tma", "clusters", "dsmem", "tcgen05", "tmem", "fp4_fp6"},  # Thor
     "12.0": FP16 | ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
     "12.1": FP16 | ADA | {"tma", "clusters", "dsmem", "fp4_fp6"},
     "6.1": {"fp16_math"},  # FP16 at 1/64 of the FP32 rate
@@ -64,7 +65,9 @@ def test_exact_feature_set(cc: str) -> None:
         ("cp_async", "7.5", "no", None),
         ("fp8", "8.9", "yes", None),
         ("fp8", "8.6", "no", None),
-        ("tcgen05", "11.0", "unknown", None),
+        ("tcgen05", "11.0", "needs_target", "sm_110a"),  # Jetson Thor
+        ("wgmma", "11.0", "no", None),
+        ("tcgen05", "11.1", "unknown", None),  # a compute capability the data does not have
     ],
 )
 def test_feature_support_status(feature: str, cc: str, status: str, target: str | None) -> None:

@@ -13,7 +13,7 @@ NVIDIA_DOC = re.compile(r"^https://(docs|developer)\.nvidia\.com/|^https://githu
 def test_feature_rows_parse_and_are_sourced() -> None:
     matrix = load_features()
     assert len(matrix.features) == 19
-    assert len(matrix.limits) == 17
+    assert len(matrix.limits) == 18
     for row in [*matrix.features, *matrix.limits, *matrix.claims, *matrix.exceptions]:
         assert row.sources, row
         assert all(len(s.title) >= 3 for s in row.sources)

@@ -161,3 +161,12 @@ def test_a_cuda_feature_on_another_maker_s_card_says_what_to_use_instead() -> No
     v = check_capability(CapabilityQuery(gpu="RX 7900 XTX", topic="wgmma"))
     assert v.verdict == "no" and v.cuda_only
     assert v.instead and any(r.startswith("Instead of CUDA") for r in v.reasons)
+
+
+@pytest.mark.parametrize("gpu", ["Arc A380", "Apple M2"])
+def test_a_number_format_on_intel_or_apple_is_not_called_missing(gpu: str) -> None:
+    """BF16 is no CUDA invention: Intel's and Apple's GPUs have their own forms, which the data
+    does not describe, so the verdict is unknown, never a "no" it cannot back."""
+    verdict = check_capability(CapabilityQuery(gpu=gpu, topic="bf16"))
+    assert verdict.verdict == "unknown", verdict
+    assert "does not describe" in verdict.reasons[0]

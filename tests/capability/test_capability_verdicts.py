@@ -170,3 +170,11 @@ def test_a_number_format_on_intel_or_apple_is_not_called_missing(gpu: str) -> No
     verdict = check_capability(CapabilityQuery(gpu=gpu, topic="bf16"))
     assert verdict.verdict == "unknown", verdict
     assert "does not describe" in verdict.reasons[0]
+
+
+def test_a_known_card_with_an_unsettled_verdict_is_not_called_unknown() -> None:
+    from assistant import ask
+
+    answer = ask("Does the Arc A770 support BF16?")
+    assert "I know no GPU called" not in answer.text, answer.text
+    assert "Not known here" in answer.text

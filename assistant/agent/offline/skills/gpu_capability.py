@@ -77,13 +77,19 @@ def _is_stack_reason(reason: str, result: CapabilityVerdict) -> bool:
 
 def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
     """The verdict first (card, target, topic), then the reasons and the cheapest way to get it."""
-    if result.verdict == "unknown" and not result.arch_target and not result.compute_capability:
+    found = result.curated is not None or result.arch_target or result.compute_capability
+    if result.verdict == "unknown" and not found:
         return render_unknown(result.gpu, result.suggestions, lang)
     topic = localized_name(result.topic_name or result.topic, lang)
     target = result.arch_target
     cc = f", CC {result.compute_capability}" if result.compute_capability else ""
     where = f" (`{target}`{cc})" if target else ""
-    head = f"**{verdict_word(result.verdict, lang)}** — {result.gpu}{where} × {topic}"
+    word = (
+        pick(lang, "Not known here", "Non établi ici")
+        if result.verdict == "unknown"
+        else verdict_word(result.verdict, lang)
+    )  # a card the catalog knows, on a question its data does not settle
+    head = f"**{word}** — {result.gpu}{where} × {topic}"
     if result.cuda_only and result.verdict != "yes":
         head += pick(
             lang, ": CUDA runs only on NVIDIA GPUs", " : CUDA ne tourne que sur les GPU NVIDIA"

@@ -116,3 +116,15 @@ def test_nodes_times_gpus_count_every_gpu() -> None:
 def test_cards_counted_without_a_name_are_named_by_count_and_size() -> None:
     text = ask("Can I fine-tune Llama 3 70B on 2x8 80GB GPUs?").text
     assert "on 16 cards of 80 GB" in text.split("\n\n")[0]
+
+
+def test_a_comparison_that_asks_which_one_opens_with_the_pick() -> None:
+    from assistant import ask
+
+    answer = ask(
+        "Used RTX 3060 12GB vs new RTX 5060 Ti 16GB vs used 2080 Ti for cuDF and a small local "
+        "LLM? which one and why"
+    )
+    assert "gpu_compare" in [c.name for c in answer.tool_calls]
+    first = answer.text.split("\n\n")[0]
+    assert "RTX 5060 Ti 16GB" in first and "16 GB" in first, answer.text

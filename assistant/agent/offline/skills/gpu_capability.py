@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
-from assistant.agent.offline.skills.common import named_cards, render_unknown
+from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
 from assistant.agent.offline.skills.gpu_lookup import not_curated_line
 from assistant.agent.offline.texts import (
     bullet_list,
@@ -142,45 +142,6 @@ def _why(result: CapabilityVerdict, lang: Lang) -> str:
     )
 
 
-def _tie_break(able: list[str], lang: Lang) -> str:
-    """Several cards meet the goal: the one with the most memory (what fits in it bounds the
-    models and data worked on), else the newest compute capability; '' when none stands out."""
-    from assistant.agent.offline.skills.workload_fit import gb
-    from assistant.knowledge.cuda_support import version_key
-    from assistant.knowledge.matching import match_gpu
-
-    cards = [c for c in (match_gpu(name).gpu for name in able) if c is not None]
-    if len(cards) < 2 or len(cards) != len(able):
-        return ""
-    ranked = sorted(
-        cards,
-        key=lambda c: (c.vram_gb or 0.0, version_key(c.compute_capability or "0")),
-        reverse=True,
-    )
-    best, other = ranked[0], ranked[1]
-    if (best.vram_gb or 0.0) > (other.vram_gb or 0.0):
-        why = pick(
-            lang,
-            f"it has more memory ({gb(best.vram_gb, lang)} against {gb(other.vram_gb, lang)}), "
-            "which bounds the models and data you can work with",
-            f"elle a plus de mémoire ({gb(best.vram_gb, lang)} contre {gb(other.vram_gb, lang)}), "
-            "ce qui borne les modèles et les données que vous pourrez manipuler",
-        )
-    elif version_key(best.compute_capability or "0") > version_key(other.compute_capability or "0"):
-        why = pick(
-            lang,
-            f"same memory, newer architecture ({best.arch_target} against {other.arch_target})",
-            f"même mémoire, architecture plus récente ({best.arch_target} contre {other.arch_target})",
-        )
-    else:
-        return ""
-    return pick(
-        lang,
-        f" At a similar price, take the **{best.name}**: {why}.",
-        f" À prix comparable, prenez la **{best.name}** : {why}.",
-    )
-
-
 def _feature_matrix(results: list[CapabilityVerdict], lang: Lang) -> str:
     """Several features asked of one card or more: per card what it has and lacks, then a table
     of each feature on each card with the compute capabilities that have it."""
@@ -298,7 +259,7 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
             f"**{pick(lang, ' and ', ' et ').join(able)} permet{'tent' if len(able) > 1 else ''} {topic}**"
             + (f" ; {out} non." if unable else "."),
         )
-        head += _tie_break(able, lang)
+        head += memory_pick(able, lang)
     else:
         head = pick(
             lang,

@@ -220,3 +220,13 @@ def test_memory_in_training_is_not_the_entry_for_an_error_while_generating() -> 
     assert not other_task(training, "oom-training-fixes")
     assert other_task(training, "oom-on-small-gpu-inference")
     assert not other_task(generating, "amd-polaris-rx580")  # 'training' in its title, not memory
+
+
+def test_an_entry_written_for_any_card_gets_the_named_cards_targets() -> None:
+    """The 'no kernel image' fix says sm_XX; the asker's RTX 3090 is sm_86, from CUDA 11.1."""
+    answer = ask(
+        "rtx 3090 error: Check failed: error == cudaSuccess (48 vs. 0) no kernel image is "
+        "available for execution on the device"
+    )
+    assert "For your GeForce RTX 3090: `sm_86`" in answer.text, answer.text
+    assert "CUDA 11.1 or newer" in answer.text

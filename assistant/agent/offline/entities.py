@@ -815,10 +815,9 @@ def extract_entities(text: str) -> Entities:
     if held:
         ent.memory_in_use_gb = sum(sizes[i][2] for i in held)
     capacity = _CAPACITY.search(text)
-    for n, (start, end, size) in enumerate(sizes):
-        if capacity:  # PyTorch's OOM message: the card's total, not the allocation that failed
-            ent.vram_gb = _float(capacity.group(1))
-            break
+    if capacity:  # PyTorch's OOM message: the card's total, not the allocation that failed
+        ent.vram_gb = _float(capacity.group(1))
+    for n, (start, end, size) in enumerate([] if capacity else sizes):
         if storage and storage.start() <= start < storage.end():
             continue
         if n in held:

@@ -645,8 +645,34 @@ def _clause_leads(
 
 
 def _details(lead: knowledge_lead.Lead, reading: Reading) -> list[str]:
-    """The lead entry's details that the question asks about."""
-    return knowledge_lead.asked_details(lead.entry, _salient_terms(reading))
+    """The lead entry's details that the question asks about, and, for an entry written for any
+    card (its fix says `sm_XX`), the targets of the one card the question names."""
+    details = knowledge_lead.asked_details(lead.entry, _salient_terms(reading))
+    line = _your_targets(lead, reading)
+    return [*details, line] if line else details
+
+
+def _your_targets(lead: knowledge_lead.Lead, reading: Reading) -> str:
+    """'For your GeForce RTX 3090: `sm_86` …' when the entry's fix is written with `sm_XX` and
+    the question names one NVIDIA card whose compute capability the data has; '' otherwise."""
+    from assistant.knowledge.cuda_support import get_arch
+    from assistant.knowledge.matching import match_gpu
+
+    if "sm_XX" not in lead.entry.answer or len(reading.entities.gpus) != 1:
+        return ""
+    card = match_gpu(reading.entities.gpus[0]).gpu
+    arch = get_arch(card.compute_capability) if card and card.compute_capability else None
+    if card is None or arch is None:
+        return ""
+    sm = arch.sm.removeprefix("sm_")
+    flags = f'`TORCH_CUDA_ARCH_LIST="{arch.cc}"`, `-gencode arch=compute_{sm},code=sm_{sm}`'
+    return pick(
+        reading.language,
+        f"For your {card.name}: `sm_{sm}` (compute capability {arch.cc}): {flags}; "
+        f"CUDA {arch.first_toolkit} or newer builds for it.",
+        f"Pour votre {card.name} : `sm_{sm}` (compute capability {arch.cc}) : {flags} ; "
+        f"CUDA {arch.first_toolkit} ou plus récent compile pour elle.",
+    )
 
 
 def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:

@@ -644,21 +644,25 @@ def _clause_leads(
     return out[:MAX_CLAUSE_LEADS]
 
 
-def _details(lead: knowledge_lead.Lead, reading: Reading) -> list[str]:
-    """The lead entry's details that the question asks about, and, for an entry written for any
-    card (its fix says `sm_XX`), the targets of the one card the question names."""
+def _details(lead: knowledge_lead.Lead, reading: Reading, first: bool = True) -> list[str]:
+    """The lead entry's details that the question asks about, and, for the `first` entry when its
+    fix is written for any card, the targets of the one card the question names."""
     details = knowledge_lead.asked_details(lead.entry, _salient_terms(reading))
-    line = _your_targets(lead, reading)
+    line = _your_targets(lead, reading) if first else ""
     return [*details, line] if line else details
 
 
 def _your_targets(lead: knowledge_lead.Lead, reading: Reading) -> str:
-    """'For your GeForce RTX 3090: `sm_86` …' when the entry's fix is written with `sm_XX` and
-    the question names one NVIDIA card whose compute capability the data has; '' otherwise."""
+    """'For your GeForce RTX 3090: `sm_86` …' when the entry's fix is a build target written for
+    any card (`compute_XX`, `TORCH_CUDA_ARCH_LIST`) and the question names one NVIDIA card whose
+    compute capability the data has; '' otherwise."""
     from assistant.knowledge.cuda_support import get_arch
     from assistant.knowledge.matching import match_gpu
 
-    if "sm_XX" not in lead.entry.answer or len(reading.entities.gpus) != 1:
+    answer = lead.entry.answer
+    if not ("compute_XX" in answer or "TORCH_CUDA_ARCH_LIST" in answer):
+        return ""
+    if len(reading.entities.gpus) != 1:
         return ""
     card = match_gpu(reading.entities.gpus[0]).gpu
     arch = get_arch(card.compute_capability) if card and card.compute_capability else None
@@ -993,7 +997,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):
             text, one_used = knowledge_lead.lead_paragraph(
-                one, retrieved, lang, _details(one, reading)
+                one, retrieved, lang, _details(one, reading, first=n == 0)
             )
             parts.insert(at + n, text)
             used = used + one_used
@@ -1018,10 +1022,10 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         if text:
             parts.insert(len(parts) - len(sections), text)
     elif sections:
-        for sentence, one in _clause_leads(reading, retrieved):
+        for n, (sentence, one) in enumerate(_clause_leads(reading, retrieved)):
             # A question of the message that the tools leave unanswered and an entry answers.
             text, one_used = knowledge_lead.lead_paragraph(
-                one, retrieved, lang, _details(one, reading)
+                one, retrieved, lang, _details(one, reading, first=n == 0)
             )
             parts.append(f"> *{sentence}*\n\n{text}")
             used = used + one_used

@@ -247,3 +247,8 @@ def in_language(sentence: str, lang: Lang) -> str | None:
 def bullet_list(items: list[str]) -> str:
     """The non-empty items as a Markdown bullet list."""
     return "\n".join(f"- {item}" for item in items if item)
+
+
+def gb(value: float | None, lang: Lang) -> str:
+    """A size in GB, in the language's unit ('Go' in French)."""
+    return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from assistant.agent.offline.texts import in_language, num, pick
+from assistant.agent.offline.texts import gb, in_language, num, pick
 from assistant.language import Lang
 
 if TYPE_CHECKING:
@@ -153,7 +153,6 @@ def period_span(question: str) -> tuple[str | None, float | None]:
 def memory_pick(able: list[str], lang: Lang) -> str:
     """Several cards meet the goal: the one with the most memory (what fits in it bounds the
     models and data worked on), else the newest compute capability; '' when none stands out."""
-    from assistant.agent.offline.skills.workload_fit import gb
     from assistant.knowledge.cuda_support import version_key
     from assistant.knowledge.matching import match_gpu
 

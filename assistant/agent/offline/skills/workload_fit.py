@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.concepts import reports_failure
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards
-from assistant.agent.offline.texts import bullet_list, in_language, num, pick
+from assistant.agent.offline.texts import bullet_list, gb, in_language, num, pick
 from assistant.language import Lang
 from assistant.tools.fit import FitResult
 
@@ -71,11 +71,6 @@ def _a(value: float | None) -> str:
     """'an' before a size read with a vowel sound ('an 8 GB card', 'an 11 GB card'), else 'a'."""
     lead = f"{value:g}" if value else ""
     return "an" if lead.startswith("8") or lead.split(".")[0] in ("11", "18") else "a"
-
-
-def gb(value: float | None, lang: Lang) -> str:
-    """A size in GB, in the language's unit ('Go' in French)."""
-    return f"{num(value, lang)} {pick(lang, 'GB', 'Go')}"
 
 
 def _gpu_count(question: str) -> int | None:

@@ -266,9 +266,9 @@ def _present_reasons(topic: Topic, support: dict[str, FeatureSupport], label: st
     return out
 
 
-# Number formats an AMD card's matrix instructions may take: a question about the format, not
-# about CUDA (amd_targets.toml, [[matrix_formats]]).
-AMD_MATRIX_FORMATS = frozenset({"bf16", "fp8", "fp4_fp6"})
+# Number formats, not CUDA features: an AMD card's matrix instructions may take them
+# (amd_targets.toml, [[matrix_formats]]), and Intel's and Apple's GPUs have their own forms.
+NUMBER_FORMATS = frozenset({"bf16", "fp8", "fp4_fp6"})
 
 
 def _amd_matrix_format(
@@ -311,7 +311,7 @@ def _other_vendor(
 ) -> CapabilityVerdict:
     who = VENDOR_NAMES.get(vendor, vendor)
     wanted = " or ".join(VENDOR_NAMES.get(v, v) for v in topic.vendors)
-    if topic.key in AMD_MATRIX_FORMATS:
+    if topic.key in NUMBER_FORMATS:
         # A number format is not CUDA's alone: Intel's XMX and Apple's GPUs have their own forms
         # of some of them, which the data here does not describe; never a "no" it cannot back.
         reason = (
@@ -349,7 +349,7 @@ def _other_vendor(
 def _own_form(vendor: str, topic: Topic) -> bool:
     """Whether this maker's cards have their own form of the topic: an AMD card's BF16, FP8 or
     FP4, which its gfx target's matrix instructions decide."""
-    return vendor == "amd" and topic.key in AMD_MATRIX_FORMATS
+    return vendor == "amd" and topic.key in NUMBER_FORMATS
 
 
 def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> CapabilityVerdict:

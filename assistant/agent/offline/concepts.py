@@ -7,7 +7,7 @@ import tomllib
 from functools import lru_cache
 from importlib import resources
 
-from assistant.knowledge.names import fold
+from assistant.knowledge.names import fold, fold_keep_length
 
 
 def _concepts_file() -> str:
@@ -66,6 +66,18 @@ def concepts_in(text: str) -> set[str]:
     """The concepts a question names."""
     folded = fold(text)
     return {c for c, pattern in concept_patterns().items() if pattern.search(folded)}
+
+
+def names_concept(concept: str, text: str) -> bool:
+    """Whether the text names one concept (cheaper than `concepts_in` for one)."""
+    return concept_patterns()[concept].search(fold(text)) is not None
+
+
+def concept_starts(concept: str, text: str) -> list[int]:
+    """Where in the text (offsets into it as written) each term of a concept starts: "buy a 3090
+    or rent an A100" → the buying word's offset, for the card named after it."""
+    pattern = concept_patterns()[concept]
+    return [m.start() for m in pattern.finditer(fold_keep_length(text))]
 
 
 FAILURE_CONCEPTS = frozenset({"error", "slow_report"})

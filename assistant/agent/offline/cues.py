@@ -5,22 +5,7 @@ from __future__ import annotations
 
 import re
 
-_RENT = re.compile(
-    r"\b(?:rent\w*|hire|cloud|hourly|per hour|an hour|/h|louer|location|loue|à l'heure|de l'heure|horaire"
-    r"|runpod|vast|lambda|coreweave|aws|gcp|azure)\b|/h\b",
-    re.IGNORECASE,
-)
-
-_RECOMMEND = re.compile(
-    r"\b(?:recommend\w*|suggest\w*|conseil\w*|recommand\w*|which (?:gpu|card)|what (?:gpu|card)|quel(?:le)? (?:gpu|carte)"
-    r"|(?:what|which) (?:kind|type|sort) of (?:gpu|graphics card|card|hardware)"
-    r"|quel (?:type|genre) de (?:carte|gpu|matériel)"
-    r"|best (?:gpu|card)|meilleure? (?:gpu|carte)|should i (?:buy|get|rent)|what should i|que prendre"
-    r"|que (?:me )?conseill\w*|cheapest (?:hardware|gpu|card)|moins cher"
-    r"|(?:buy|get|purchase) (?:a |an |one |my first )?(?:new |used )?(?:gpu|graphics card|card)"
-    r"|(?:acheter|prendre) (?:une |un )?(?:nouvelle |nouveau )?(?:carte|gpu))\b",
-    re.IGNORECASE,
-)
+from assistant.agent.offline.concepts import names_concept
 
 _SMALL_BUDGET = re.compile(
     r"\b(?:small|tight|limited|low|modest|shoestring|student)\s+budget|\bon a budget\b|\bbudget (?:card|gpu|option)"
@@ -33,8 +18,9 @@ _LINK = re.compile(r"\bnv-?link\b|\bsli\b|\bpont\b|\bbridge\b", re.IGNORECASE)
 
 
 def mentions_rent(text: str) -> bool:
-    """Whether the text speaks of renting (an hourly rate, a cloud or a provider)."""
-    return bool(_RENT.search(text))
+    """Whether the text speaks of renting (an hourly rate, a cloud or a provider): the `rent`
+    concept."""
+    return names_concept("rent", text)
 
 
 def asks_small_budget(text: str) -> bool:
@@ -48,5 +34,6 @@ def asks_about_card_link(text: str) -> bool:
 
 
 def asks_which_card(text: str) -> bool:
-    """Whether the question asks which card to get."""
-    return bool(_RECOMMEND.search(text))
+    """Whether the question asks which card to get, or to choose among the ones it names: the
+    `recommend` concept."""
+    return names_concept("recommend", text)

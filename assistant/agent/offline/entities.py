@@ -19,6 +19,7 @@ from assistant.agent.offline.card_roles import (
     card_vendors,
     own_variants,
 )
+from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
@@ -298,18 +299,10 @@ _USED = re.compile(
     r"\b(?:used|second[- ]hand|refurbished|pre-owned|occasion|reconditionn[ée]e?s?)\b", re.I
 )
 _NEW = re.compile(r"\b(?:brand[- ]new|new|neuf|neuve|neufs|neuves)\b", re.I)
-_BUY = re.compile(
-    r"\b(?:buy|buying|bought|purchase|purchasing|own|owning|acheter|achat|ach[eè]te|acqu[ée]rir)\b",
-    re.I,
-)
 # Hardware on the asker's own premises: a machine to own, though "buy" is not said.
 _LOCAL = re.compile(
     r"\b(?:locally|en local|on[- ]prem(?:ise|ises)?|sur site|dans nos locaux|in-house|"
     r"local (?:llms?|ai|ia|box|server|serveur|machine|models?|mod[eè]les?))\b",
-    re.I,
-)
-_RENT = re.compile(
-    r"\b(?:rent|renting|rental|rented|hire|lease|cloud|hourly|louer|location|loue|lou[ée]e?)\b",
     re.I,
 )
 _MEMORY = re.compile(
@@ -796,8 +789,11 @@ def extract_entities(text: str) -> Entities:
     if up_to and 1 <= int(up_to.group(1)) <= 9:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
-    buy, rent = _BUY.search(text), _RENT.search(text)
-    ent.buy_mentioned = bool(buy or phrase_spans("purchase_offer", text)) or None
+    buy, rent = names_concept("buy", text), names_concept("rent", text)
+    # "after how many hours does the 5090 (say 2,500 €) pay off?": a price that pays off is a
+    # purchase, though "buy" is not said.
+    pays_off = names_concept("break_even", text) and bool(ent.budgets)
+    ent.buy_mentioned = bool(buy or pays_off or phrase_spans("purchase_offer", text)) or None
     ent.repeats_per_year = repeats_per_year(text)
     if (buy or _LOCAL.search(text)) and not rent:
         ent.mode = "buy"

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import re
-import tomllib
-from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.cues import asks_which_card
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
 from assistant.agent.offline.skills.gpu_lookup import asked_fields, not_curated_line
@@ -21,13 +18,6 @@ if TYPE_CHECKING:
     from assistant.agent.offline.reading import Reading
 
 _UNITS_FR = {"GB": "Go", "GB/s": "Go/s", "KB": "Ko"}
-
-
-@cache
-def _asks_pick() -> re.Pattern[str]:
-    """Words that ask to choose among the cards (gpu_compare.toml, [reading])."""
-    text = resources.files(__package__).joinpath("gpu_compare.toml").read_text("utf-8")
-    return re.compile(tomllib.loads(text)["reading"]["asks_pick"])
 
 
 def _cell(field: str, value: Any, lang: Lang) -> str:
@@ -155,7 +145,7 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
     speed ratios when a speed-up is asked, the leader on each figure asked, then the table and
     the comparison's notes."""
     parts = [_speed_ratios(result.cards, question, lang)]
-    if len(result.cards) >= 2 and _asks_pick().search(question):
+    if len(result.cards) >= 2 and asks_which_card(question):
         parts.insert(0, memory_pick([c.name for c in result.cards], lang).strip())
     parts += _provenance_lines(result.cards, lang)
     parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import concept_starts
 from assistant.agent.offline.cues import mentions_rent
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
     from assistant.agent.offline.reading import Reading
 
-_BUY_AT = re.compile(r"\b(?:buy\w*|purchas\w*|own|acheter|achat|ach[eè]te\w*|acqu[ée]rir)\b", re.I)
-_RENT_AT = re.compile(r"\b(?:rent\w*|hire|louer|location|lou[ée]e?s?)\b", re.I)
 _PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
 LONG_MONTHS, SHORT_MONTHS = 36, 12
 
@@ -53,8 +52,7 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     cards = list(ent.gpus)
     if len(cards) < 2:
         return (cards[0] if cards else None), None
-    buys = [m.start() for m in _BUY_AT.finditer(text)]
-    rents = [m.start() for m in _RENT_AT.finditer(text)]
+    buys, rents = concept_starts("buy", text), concept_starts("rent", text)
     if not rents:
         return cards[0], None
     where: dict[str, int] = {}

@@ -305,6 +305,19 @@ _LOCAL = re.compile(
     r"local (?:llms?|ai|ia|box|server|serveur|machine|models?|mod[eè]les?))\b",
     re.I,
 )
+# Words of renting: whether the asker means to rent (a mode), narrower than the `rent` concept,
+# which also takes an hourly price or a provider's name as a sign of a rental being discussed.
+_RENTING = re.compile(
+    r"\b(?:rent|renting|rental|rented|hire|lease|cloud|hourly|louer|location|loue|lou[ée]e?s?)\b",
+    re.I,
+)
+
+
+def renting_starts(text: str) -> list[int]:
+    """Where each renting word starts ('rent an A100 or buy a used 3090?')."""
+    return [m.start() for m in _RENTING.finditer(text)]
+
+
 _MEMORY = re.compile(
     r"(?<![\d.,])\b(\d{1,3}(?:[.,]\d{1,2})?)\s*(?:gb|go|gib|g)\b(?!\s*\/?\s*s\b)", re.I
 )
@@ -789,7 +802,7 @@ def extract_entities(text: str) -> Entities:
     if up_to and 1 <= int(up_to.group(1)) <= 9:
         ent.up_to_part = int(up_to.group(1))
     ent.condition = "used" if _USED.search(text) else ("new" if _NEW.search(text) else None)
-    buy, rent = names_concept("buy", text), names_concept("rent", text)
+    buy, rent = names_concept("buy", text), renting_starts(text)
     # "after how many hours does the 5090 (say 2,500 €) pay off?": a price that pays off is a
     # purchase, though "buy" is not said.
     pays_off = names_concept("break_even", text) and bool(ent.budgets)

@@ -76,7 +76,9 @@ _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
     sorted(_WORD_NUMBERS, key=len, reverse=True)
 )
 _DURATION = re.compile(
-    rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?(?:{_UNIT_ALT})\b"
+    rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?"
+    # '1h30', '2 h 45 min': hours and minutes, one length of time
+    rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
     rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
     rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
     # "an 8-hour workday": the hours of each day of work
@@ -243,6 +245,8 @@ def parse_durations(text: str) -> list[Duration]:
         ):
             continue
         hours = count * HOURS_PER_UNIT[unit]
+        if m.group("mins"):
+            hours += int(m.group("mins")) / 60
         rate_word = m.group("per") or m.group("adv")
         if rate_word:
             key = (

@@ -255,6 +255,9 @@ def idle_hours(
 
 _PER_YEAR = {"year": 1.0, "an": 1.0, "month": 12.0, "mois": 12.0, "week": 52.0, "semaine": 52.0}
 _COUNT = r"\d{1,3}|" + "|".join(_COUNT_WORDS)
+# A count with no job named ('~4 par mois') is a number of jobs only when small and not paid.
+BARE_REPEATS_MAX = 31
+PAID_BEFORE_SPAN = 16
 
 
 @lru_cache(maxsize=1)
@@ -262,19 +265,26 @@ def _repeats_pattern() -> re.Pattern[str]:
     nouns = sorted(set(tables()["repeated_job"]["phrases"]), key=len, reverse=True)
     alternatives = "|".join(r"\s*".join(map(re.escape, p.split())) for p in nouns)
     return re.compile(
-        rf"\b(?P<n>{_COUNT})\s+(?:such\s+|similar\s+|de\s+ces\s+|ces\s+|of\s+these\s+)?"
-        rf"(?:{alternatives})\s*(?:a|an|per|par|each|every|/|chaque)\s+(?P<per>{'|'.join(_PER_YEAR)})\b",
+        # the thing repeated may be named before: 'des LoRA de mes clients (~4 par mois)'
+        rf"(?<![$€£¥\d.,])\b(?P<n>{_COUNT})\s+(?:such\s+|similar\s+|de\s+ces\s+|ces\s+|of\s+these\s+)?"
+        rf"(?:(?P<job>{alternatives})\s*)?(?:a|an|per|par|each|every|/|chaque)\s+(?P<per>{'|'.join(_PER_YEAR)})\b",
         re.IGNORECASE,
     )
 
 
 def repeats_per_year(text: str) -> float | None:
     """How many times a year a job is repeated: 'four such runs a year', '2 fois par mois' (24)."""
-    m = _repeats_pattern().search(text)
-    if not m:
-        return None
-    count = _count_value(m.group("n"))
-    return count * _PER_YEAR[m.group("per").lower()] if count else None
+    for m in _repeats_pattern().finditer(text):
+        count = _count_value(m.group("n"))
+        if not count:
+            continue
+        if not m.group("job") and (
+            count > BARE_REPEATS_MAX
+            or phrase_spans("paid_amount", text[max(0, m.start() - PAID_BEFORE_SPAN) : m.start()])
+        ):
+            continue  # 'I pay 50 a month' is an amount, not a job done fifty times
+        return count * _PER_YEAR[m.group("per").lower()]
+    return None
 
 
 @dataclass(frozen=True)

@@ -47,12 +47,13 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     "Buy a used 3090 or rent an A100?": the card named after the buying word is bought, the one
     named after the renting word is rented (the catalog lists mentions in the order written).
     """
+    from assistant.agent.offline.entities import renting_starts
     from assistant.knowledge.matching import find_gpu_spans
 
     cards = list(ent.gpus)
     if len(cards) < 2:
         return (cards[0] if cards else None), None
-    buys, rents = concept_starts("buy", text), concept_starts("rent", text)
+    buys, rents = concept_starts("buy", text), renting_starts(text)
     if not rents:
         return cards[0], None
     where: dict[str, int] = {}
@@ -180,7 +181,11 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     if result.gpu_count > 1:
         gpu = f"{result.gpu_count} × {gpu}"
     head = _head(result, gpu, lang, period_span(question)[0] if result.period_hours else None)
-    if not any(d.per_day for d in parse_durations(question)) and result.utilisation == 1:
+    if (
+        not any(d.per_day for d in parse_durations(question))
+        and result.utilisation == 1
+        and not _repeats_a_job(question)
+    ):
         head += _daily_use_assumed(result, question, lang)
         head += _daily_use_needed(result.break_even_hours, lang)
     if _PRICE.search(question) and not mentions_rent(question) and result.purchase_price:
@@ -277,6 +282,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         rate /= count  # '2x H100 at ~$5/h total': the tool takes the price of one card
     share = ent.utilisation
     per_day = ent.hours_per_day or (HOURS_PER_DAY if share else None)
+    days = ent.days_per_month
+    if per_day is None and days is None:
+        per_day, days = _repeated_use(ent)
     period = next(
         (d.hours for d in ent.durations if d.hours and d.unit not in ("hour", "minute")), None
     )
@@ -284,7 +292,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
          "running_per_month": running, "running_includes_power": with_power,
-         "utilisation": share, "days_per_month": ent.days_per_month, "period_hours": period,
+         "utilisation": share, "days_per_month": days, "period_hours": period,
          "gpu_count": count,
          "rent_rate": rate, "purchase_price": ent.purchase_total,
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
@@ -292,6 +300,29 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
          "electricity_price_per_kwh": electricity_price(ent, currency),
          **_idle_phase(ent, reading.text)}
     ]  # fmt: skip
+
+
+def _repeated_use(ent: Entities) -> tuple[float | None, float | None]:
+    """Hours a day and days a month from a job repeated ('~4 LoRA a month', 'one takes ~1h30'):
+    each job on a day of its own, a job longer than a day spread over whole days."""
+    job = next((d.hours for d in ent.durations if d.hours and d.unit in ("hour", "minute")), None)
+    if not ent.repeats_per_year or not job or job <= 0:
+        return None, None
+    per_month = ent.repeats_per_year / 12 * job
+    if job <= HOURS_PER_DAY_MAX:
+        return job, ent.repeats_per_year / 12
+    days = per_month / HOURS_PER_DAY_MAX
+    return (HOURS_PER_DAY_MAX, days) if days <= CALENDAR_DAYS_MAX else (None, None)
+
+
+HOURS_PER_DAY_MAX, CALENDAR_DAYS_MAX = 24.0, 31.0
+
+
+def _repeats_a_job(question: str) -> bool:
+    """Whether the question's use is a job repeated, so no daily use was assumed."""
+    from assistant.agent.offline.entities import extract_entities
+
+    return _repeated_use(extract_entities(question))[0] is not None
 
 
 def _idle_phase(ent: Entities, text: str) -> dict[str, Any]:

@@ -93,6 +93,15 @@ def test_stated_energy_figure() -> None:
         ("deux entraînements par mois", 24.0),
         ("I redo it 2 times a week", 104.0),
         ("one run", None),
+        # the job named earlier in the sentence: a small bare count per period
+        ("des LoRA pour mes clients (~4 par mois)", 48.0),
+        ("4 LoRAs a month", 48.0),
+        # an amount, not a count of jobs
+        ("I pay 20 a month for storage", None),
+        ("$4 a month", None),
+        ("2 500 € par mois", None),
+        ("10 h par mois", None),
+        ("about 50 a month", None),
     ],
 )
 def test_a_job_repeated(text: str, per_year: float | None) -> None:
@@ -159,3 +168,33 @@ def test_a_meter_at_the_plug_reads_the_whole_machine() -> None:
     head = ask(text).text.split("\n\n")[0]
     assert "8.62 kWh a day" in head and "3 ×" not in head
     assert extract_entities("my 3090 pulls 350 W in games").wall_w is None
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("Une LoRA c'est ~1h30 sur une 4090", 1.5),
+        ("each run takes 2 h 45 min", 2.75),
+        ("1h05", 1 + 5 / 60),
+        ("a 12 h job", 12.0),
+    ],
+)
+def test_hours_and_minutes_are_one_length(text: str, hours: float) -> None:
+    (duration,) = extract_entities(text).durations
+    assert duration.hours == pytest.approx(hours)
+
+
+def test_rent_vs_buy_weighs_a_repeated_job() -> None:
+    """'~4 LoRA a month', one takes '~1h30': 4 days of 1.5 h a month, not 8 h every day."""
+    from assistant.agent.offline.planner import tool_calls_for
+    from assistant.agent.offline.reading import Conversation, read_turn
+
+    question = (
+        "Je voudrais entraîner des LoRA pour mes clients (~4 par mois). Louer une 4090 à "
+        "0,60 €/h ou acheter un PC RTX 5080 à 2 400 €, c'est quoi le plus logique ? Une LoRA "
+        "c'est ~1h30."
+    )
+    calls = tool_calls_for(read_turn(Conversation(question=question)))
+    (args,) = [c.args for c in calls if c.name == "rent_vs_buy"]
+    assert args["gpu"] == "GeForce RTX 5080"
+    assert (args["hours_per_day"], args["days_per_month"]) == (1.5, 4.0)

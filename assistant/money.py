@@ -24,8 +24,8 @@ from assistant.language import Lang
 # The three with rates in the settings, then those of currencies.toml (a test checks the two agree).
 Currency = Literal[
     "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD", "HKD", "INR", "JPY", "CNY", "KRW",
-    "BRL", "MXN", "PHP", "PLN", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR", "MYR", "THB", "IDR",
-    "XOF",
+    "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
+    "MYR", "THB", "IDR", "XOF",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh"]
@@ -325,11 +325,13 @@ _PER = (
     rf"(?P<per>\s*{_TAX}(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
     rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
 )
-# "a kWh at 0,25 €", "le kWh est à 0,2516 €", "le kWh nous coûte environ 120 FCFA": the unit
+# "a kWh at 0,25 €", "le kWh est à 0,2516 €", "le kWh nous coûte environ 120 FCFA", "le kWh me
+# revient à environ 90 FCFA", "the kWh costs me 70 Ft": the unit
 # named before the amount
+KWH_BEFORE_SPAN = 40  # how far before an amount its "kWh ... costs" may start
 _KWH_BEFORE = re.compile(
-    r"kwh\s*(?:(?:nous|vous|me|us)\s+)?(?:(?:is|costs?|co[uû]te|est|vaut|at|à|a|=|:)\s*){0,2}"
-    r"(?:about|environ|~)?\s*$",
+    r"kwh\s*(?:(?:nous|vous|me|us|is|costs?|co[uû]te|est|vaut|revient|comes\s+to|at|à|a|=|:"
+    r"|about|around|roughly|environ|~)(?:\s+|(?<=[=:~])\s*)){0,4}$",
     re.I,
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
@@ -460,7 +462,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
             per = _period(m.group("per"))
-            if per is None and _KWH_BEFORE.search(text[max(0, start - 24) : start]):
+            if per is None and _KWH_BEFORE.search(text[max(0, start - KWH_BEFORE_SPAN) : start]):
                 per = "kwh"
             found.append(
                 ParsedMoney(

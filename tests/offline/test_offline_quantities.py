@@ -198,3 +198,24 @@ def test_rent_vs_buy_weighs_a_repeated_job() -> None:
     (args,) = [c.args for c in calls if c.name == "rent_vs_buy"]
     assert args["gpu"] == "GeForce RTX 5080"
     assert (args["hours_per_day"], args["days_per_month"]) == (1.5, 4.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("i pay about 70 Ft/kWh", 70.0, "HUF"),
+        ("the kWh costs me 70 Ft", 70.0, "HUF"),
+        ("Le kWh me revient à environ 90 FCFA chez CIE.", 90.0, "XOF"),
+        ("le kWh est à 0,2516 €", 0.2516, "EUR"),
+    ],
+)
+def test_a_price_per_kwh_written_after_the_unit(text: str, amount: float, currency: str) -> None:
+    price = extract_entities(text).electricity_price
+    assert price is not None and (price.amount, price.currency) == (amount, currency)
+
+
+def test_a_model_name_suffix_is_no_card() -> None:
+    """'Qwen3-235B-A22B': A22B is the model's active parameters, not an unknown card."""
+    ent = extract_entities("with 4x MI50 can I run Qwen3-235B-A22B at Q4_K_M? and a RTX 9999?")
+    assert ent.unknown_gpus == ["RTX 9999"]
+    assert ent.gpus == ["Radeon Instinct MI50"]

@@ -500,6 +500,11 @@ def _inside(at: int, spans: list[tuple[int, int]]) -> bool:
     return any(start <= at < end for start, end in spans)
 
 
+def _glued_to_a_name(text: str, start: int) -> bool:
+    """The card-like name continues a hyphenated word ("235B-A22B", "Qwen3-30B-A3B")."""
+    return start >= 2 and text[start - 1] in "-_" and text[start - 2].isalnum()
+
+
 def _gpus(
     text: str,
 ) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan], list[CardSpan]]:
@@ -530,6 +535,8 @@ def _gpus(
             continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):
             continue
+        if _glued_to_a_name(text, m.start()):
+            continue  # "Qwen3-235B-A22B": the active parameters of a model, not a card "A22B"
         match = match_gpu(f"{name} {LAPTOP}") if laptop else match_gpu(name)
         if laptop and match.gpu is None:
             match = match_gpu(name)

@@ -34,7 +34,7 @@ from assistant.tools.buy import RentVsBuy
 from assistant.tools.cost_base import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
-    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.entities import Entities, MoneyMention
     from assistant.agent.offline.reading import Reading
 
 _PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
@@ -54,11 +54,12 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     if len(cards) < 2:
         return (cards[0] if cards else None), None
     buys, rents = concept_starts("buy", text), renting_starts(text)
-    if not rents:
-        return cards[0], None
     where: dict[str, int] = {}
     for card, start, _ in find_gpu_spans(text):
         where.setdefault(card.name, start)
+    priced = _cards_by_price(ent, text, where)
+    if not rents:
+        return priced or (cards[0], None)
 
     def rented(card: str) -> bool:
         """The last buying or renting word before the card's name is a renting one."""
@@ -72,10 +73,35 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     to_buy = [c for c in cards if c not in to_rent]
     if to_rent and to_buy:
         return to_buy[0], to_rent[0]
+    if priced:
+        return priced
     if not buys:
         return cards[0], None
     # 'rent an A100 or buy a used 3090?': each word before its card, as written
     return (cards[0], cards[1]) if buys[0] < rents[0] else (cards[1], cards[0])
+
+
+PRICE_AFTER_CARD = 48  # how far after a card's name its price may sit: 'la 5090 (disons 2 500 €)'
+
+
+def _cards_by_price(ent: Entities, text: str, where: dict[str, int]) -> tuple[str, str] | None:
+    """The card priced to buy and the card priced by the hour, when each price follows its own
+    card: 'des L40S à 1,40 €/h … la 5090 (disons 2 500 €)'."""
+
+    def card_before(mention: MoneyMention) -> str | None:
+        at = text.find(mention.text) if mention.text else -1
+        if at < 0:
+            return None
+        before = [(start, card) for card, start in where.items() if start < at]
+        if not before:
+            return None
+        start, card = max(before)
+        return card if at - start <= PRICE_AFTER_CARD else None
+
+    if not ent.budgets or not ent.hourly_rates:
+        return None
+    bought, rented = card_before(ent.budgets[0]), card_before(ent.hourly_rates[0])
+    return (bought, rented) if bought and rented and bought != rented else None
 
 
 def rental_rate(card: str, currency: str) -> float | None:

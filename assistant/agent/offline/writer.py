@@ -357,7 +357,8 @@ def _ruled_out(results: list[ToolResult], lang: Lang) -> tuple[list[ToolResult],
         if v is not None
     ]
     unable = {v.gpu: v for v in verdicts if v.verdict == "no"}
-    able = [v.gpu for v in verdicts if v.verdict in ("yes", "partial")]
+    # one name each, though several features of the card were checked
+    able = list(dict.fromkeys(v.gpu for v in verdicts if v.verdict in ("yes", "partial")))
     kept, notes = [], []
     for result in results:
         bought = _parse(RentVsBuy, result.result) if result.name == "rent_vs_buy" else None

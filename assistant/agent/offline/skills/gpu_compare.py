@@ -145,7 +145,8 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
     speed ratios when a speed-up is asked, the leader on each figure asked, then the table and
     the comparison's notes."""
     parts = [_speed_ratios(result.cards, question, lang)]
-    if len(result.cards) >= 2 and asks_which_card(question):
+    if len(result.cards) >= 2 and asks_which_card(question) and not asked_fields(question):
+        # "which one should I take?" gets the pick; "which card has more VRAM?" the figure's leader
         parts.insert(0, memory_pick([c.name for c in result.cards], lang).strip())
     parts += _provenance_lines(result.cards, lang)
     parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]

@@ -219,3 +219,56 @@ def test_a_model_name_suffix_is_no_card() -> None:
     ent = extract_entities("with 4x MI50 can I run Qwen3-235B-A22B at Q4_K_M? and a RTX 9999?")
     assert ent.unknown_gpus == ["RTX 9999"]
     assert ent.gpus == ["Radeon Instinct MI50"]
+
+
+def _calls(question: str) -> list:
+    from assistant.agent.offline.planner import tool_calls_for
+    from assistant.agent.offline.reading import Conversation, read_turn
+
+    return tool_calls_for(read_turn(Conversation(question=question)))
+
+
+def test_a_count_written_with_a_star() -> None:
+    assert extract_entities("a machine with 8*A100 80G").gpu_count == 8
+    assert extract_entities("8 * A100").gpu_count == 8
+
+
+def test_models_asked_of_each_card_are_not_pooled() -> None:
+    """'Mac mini M4 16GB … M4 Pro with 48GB … which models fit on each?': one list per option."""
+    calls = _calls(
+        "Mac mini M4 16GB is $599, M4 Pro with 48GB is $1,799. Which models actually fit on each?"
+    )
+    per_card = [c.args for c in calls if c.name == "models_for"]
+    assert [(a["gpu"], a.get("vram_gb")) for a in per_card] == [
+        ("Apple M4", 16.0),
+        ("Apple M4 Pro", 48.0),
+    ]
+
+
+def test_power_compared_on_the_askers_measured_draw_and_speedup() -> None:
+    """The wall reading is the asker's machine (the first card named); a card that does the same
+    job 25 times faster is busy 1/25 of the hours."""
+    calls = _calls(
+        "Ma station (4090 + Threadripper) tourne 24 h/24, le wattmètre indique 620 W. Je paie "
+        "0,20 €/kWh. Ça fait combien par an ? Et si le même job va 25 fois plus vite sur une H100 ?"
+    )
+    power = [c.args for c in calls if c.name == "power_cost"]
+    assert [(a["gpu"], a.get("power_w"), a["hours_per_day"]) for a in power] == [
+        ("GeForce RTX 4090", 620.0, 24.0),
+        ("H100 SXM5 80GB", None, pytest.approx(24 / 25)),
+    ]
+
+
+def test_the_card_priced_to_buy_and_the_one_priced_by_the_hour() -> None:
+    """No 'buy' said: each price follows its card ('des L40S à 1,40 €/h … la 5090 (disons
+    2 500 €)'), so the 5090 is bought and the L40S rented."""
+    calls = _calls(
+        "Un hébergeur propose des L40S à 1,40 €/h HT. À partir de combien d'heures la 5090 "
+        "(disons 2 500 € HT) devient plus rentable ?"
+    )
+    (args,) = [c.args for c in calls if c.name == "rent_vs_buy"]
+    assert (args["gpu"], args["rent_rate"], args["purchase_price"]) == (
+        "GeForce RTX 5090",
+        1.4,
+        2500.0,
+    )

@@ -578,11 +578,11 @@ def _series(name: str, text: str, end: int, suggestions: list[str]) -> list[str]
 
 
 # "8xH100", "2x4090": a count glued to the card's name
-_GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×])(?=[a-z]{0,4}\d)", re.I)
+_GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×*])(?=[a-z]{0,4}\d)", re.I)
 
 
 # "4 GPU", "8 GPUs", "8x GPUs": a count of cards whose model is not named.
-_BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
+_BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×*]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
 
 
 # "2x8 80GB GPUs": nodes times GPUs per node

@@ -22,7 +22,7 @@ _COUNT_WORDS = {
 }  # fmt: skip
 _COUNT_BEFORE = re.compile(
     r"(?<![\d.,$€/])\b(two|deux|dual|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|"
-    r"\d{1,3})\s*(?:[x×]\s*)?(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
+    r"\d{1,3})\s*(?:[x×*]\s*)?(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
     r"(?:(?:of\s+(?:those|these|the)|de\s+ces)\s+)?"
     r"(?:-(?=(?:gpus?|cards?|way)\b))?"  # "an 8-GPU H200 node", "8-way H100"
     r"(?:(?:cartes?|cards?|way|gpus?|nvidia|geforce|amd|radeon|intel|arc|apple|tesla|quadro|used|new|cheap|"

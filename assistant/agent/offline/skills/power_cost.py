@@ -307,12 +307,16 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     cheap, dear = sorted((a, b), key=cost)
     saving = money(cost(dear) - cost(cheap), cur, lang)
     hours = num(a.hours_per_day or 0, lang, 1)
+    # the same hours for both, or the same work done faster on one: then each line gives its hours
+    same = a.hours_per_day == b.hours_per_day
+    span = pick(lang, f" and {hours} h a day", f" et {hours} h par jour") if same else ""
+    work = "" if same else pick(lang, " for the same work", " pour le même travail")
     head = pick(
         lang,
-        f"**At {_price(a, lang)} and {hours} h a day, {card(cheap)} costs {money(cost(cheap), cur, lang)} "
+        f"**At {_price(a, lang)}{span}{work}, {card(cheap)} costs {money(cost(cheap), cur, lang)} "
         f"{period} in electricity against {money(cost(dear), cur, lang)} for {card(dear)}: {saving} "
         f"{period} less.**",
-        f"**À {_price(a, lang)} et {hours} h par jour, {card(cheap)} coûte {money(cost(cheap), cur, lang)} "
+        f"**À {_price(a, lang)}{span}{work}, {card(cheap)} coûte {money(cost(cheap), cur, lang)} "
         f"{period} d'électricité contre {money(cost(dear), cur, lang)} pour {card(dear)} : {saving} "
         f"{period} de moins.**",
     )
@@ -424,6 +428,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     elif alone and whole.wall_w is not None:
         # The whole machine measured at the plug: the bill follows that, not the card's TGP.
         return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
+    if not alone:
+        _compared_use(calls, whole, ent, work)
     if (
         len(calls) == 1
         and calls[0]["gpu"] is not None
@@ -441,6 +447,20 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         first, second = whole.power_options[:MAX_COMPARED]
         calls = [{**calls[0], "power_w": watts} for watts in (first, second)]
     return calls
+
+
+def _compared_use(
+    calls: list[dict[str, Any]], whole: Entities, ent: Entities, work: float | None
+) -> None:
+    """Cards compared on the asker's figures: a draw measured at the wall is the asker's machine,
+    the first card named ('my station (4090 + Threadripper) reads 620 W … and on an H100?'); a
+    card that does the same job N times faster is busy 1/N of the hours."""
+    if whole.wall_w is not None and not any(ent.card_power_w.get(c["gpu"]) for c in calls):
+        calls[0]["power_w"] = whole.wall_w
+    for call in calls:
+        faster = whole.speedups.get(call["gpu"] or "")
+        if work and faster and faster > 1:
+            call["hours_per_day"] = work / faster
 
 
 SKILL = Skill(

@@ -75,10 +75,8 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
         return to_buy[0], to_rent[0]
     if priced:
         return priced
-    if not buys:
-        return cards[0], None
-    # 'rent an A100 or buy a used 3090?': each word before its card, as written
-    return (cards[0], cards[1]) if buys[0] < rents[0] else (cards[1], cards[0])
+    # no card follows a renting word: the first one to buy, no other rented
+    return (to_buy or cards)[0], None
 
 
 PRICE_AFTER_CARD = 48  # how far after a card's name its price may sit: 'la 5090 (disons 2 500 €)'
@@ -295,6 +293,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     from assistant.settings import get_settings
 
     bought, rented = buy_and_rental_cards(ent, reading.text)
+    if rented is None and ent is not reading.entities:
+        # the card rented may be named in another clause ('… or should I just rent H100s?')
+        _, other = buy_and_rental_cards(reading.entities, reading.text)
+        rented = other if other != bought else None
     card = bought or (named_cards(ent) or [defaults().buy.gpu])[0]
     # The rate may sit in another sentence than the purchase ('I rent at 0.39/h. Buy one?').
     rates = hourly_rates(ent) or rental_rates(reading.entities, reading.text)

@@ -134,6 +134,9 @@ def _curated_index() -> Index:
 _VARIANT_FIGURE = re.compile(r"^\d+(?:\.\d+)?(?:w|gbps)$")
 
 
+MIN_WORDS_WITHOUT_NUMBER = 3
+
+
 def _reduced_keys(toks: list[str]) -> list[Key]:
     """Shorter spellings of a long-tail name: without the family word ('gtx 1080 ti' → '1080 ti'),
     without 'pcie' ('a40 pcie' → 'a40'), without the memory size (when a model number is left),
@@ -149,8 +152,11 @@ def _reduced_keys(toks: list[str]) -> list[Key]:
             variants.append(v[1:])
     for v in list(variants):
         rest = [t for t in v if not _MEM_TOKEN.match(t)]
-        if len(rest) < len(v) and any(c.isdigit() for t in rest for c in t):
-            variants.append(rest)  # not 'rx' for 'Radeon RX 580G', whose '580g' reads as a size
+        named = any(c.isdigit() for t in rest for c in t) or len(rest) >= MIN_WORDS_WITHOUT_NUMBER
+        if len(rest) < len(v) and named:
+            # not 'rx' for 'Radeon RX 580G', whose '580g' reads as a size; 'jetson agx xavier'
+            # for 'Jetson AGX Xavier 32 GB' (three words name it without a model number)
+            variants.append(rest)
     for v in variants[1:]:
         k = key(v)
         if k not in out:

@@ -18,6 +18,7 @@ IDS = [c.name for c in CARDS]
 # (CUDA Programming Guide 13.x Tables 30-31; 6.0 and 7.0 from the legacy guide).
 CC_LIMITS = {
     "6.0": (64, 48, "1/2"),
+    "6.2": (64, 48, "1/32"),  # Jetson TX2: FP64 4 results/clock/SM against 128 FP32
     "7.0": (96, 96, "1/2"),
     "7.5": (64, 64, "1/32"),
     "8.0": (164, 163, "1/2"),

@@ -121,10 +121,16 @@ def render(result: NotebookTiersResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call for the provider and tier named, or for the card named when neither is."""
+    """One call for the provider and tier named, or for the card named when neither is; none for
+    a failure report that names a notebook but no plan or quota."""
+    from assistant.agent.offline.concepts import reports_failure
+
     text = reading.text
     provider = next((name for pattern, name in _PROVIDERS if pattern.search(text)), None)
     tier = next((name for pattern, name in _TIERS if pattern.search(text)), None)
+    if tier is None and not _RUN_OUT.search(text) and reports_failure(text):
+        # 'error on MPS … runs fine on Colab': the notebook is where it worked, not the question
+        return []
     args: dict[str, Any] = {"provider": provider, "tier": tier}
     if not provider and not tier and ent.gpus:
         args["gpu"] = ent.gpus[0]

@@ -44,13 +44,15 @@ def render(result: StorageCost, question: str, lang: Lang) -> str:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call for the size and the days to store it, from the question or the defaults; none
-    when the question neither sizes the storage nor asks what it costs ("Placeholder storage has
-    not been allocated on MPS device" is an error, not a bill)."""
+    when the question neither sizes the storage nor asks what a disk costs ("Placeholder storage
+    has not been allocated on MPS device" is an error, not a bill; "the most cost-efficient way to
+    deploy" names no disk)."""
     from assistant.agent.offline.concepts import concepts_in
 
     sized = ent.storage_gb is not None or ent.vram_gb is not None
-    if not sized and not {"cost", "rent", "forgotten"} & concepts_in(reading.text):
-        return []
+    named = concepts_in(reading.text)
+    if not sized and not ({"cost", "rent", "forgotten"} & named and "storage" in named):
+        return []  # no size and no disk named: a default-sized bill would answer nothing asked
     gb = ent.storage_gb or ent.vram_gb or defaults().storage.gb
     span = next((d for d in ent.durations if d.hours and d.per_day is None), None)
     days: float | None = None

@@ -272,3 +272,21 @@ def test_the_card_priced_to_buy_and_the_one_priced_by_the_hour() -> None:
         1.4,
         2500.0,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "use"),
+    [
+        ("~4 LoRAs a month, one takes 1h30", (1.5, 4.0)),
+        # more jobs than days: spread over the month
+        ("I train about 40 LoRAs a month. One LoRA takes 2 h.", (80 / 30, 30.0)),
+        # jobs longer than a day
+        ("2 trainings a month of 45 h", (3.0, 30.0)),
+    ],
+)
+def test_a_repeated_job_as_hours_a_day_and_days_a_month(
+    text: str, use: tuple[float, float]
+) -> None:
+    from assistant.agent.offline.skills.rent_vs_buy import _repeated_use
+
+    assert _repeated_use(extract_entities(text)) == pytest.approx(use)

@@ -330,20 +330,21 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     ]  # fmt: skip
 
 
+HOURS_PER_DAY_MAX, CALENDAR_DAYS = 24.0, 30.0
+
+
 def _repeated_use(ent: Entities) -> tuple[float | None, float | None]:
     """Hours a day and days a month from a job repeated ('~4 LoRA a month', 'one takes ~1h30'):
-    each job on a day of its own, a job longer than a day spread over whole days."""
+    each job on a day of its own; more jobs than days, or jobs longer than a day, spread over the
+    whole month; more hours than the month holds, nothing read."""
     job = next((d.hours for d in ent.durations if d.hours and d.unit in ("hour", "minute")), None)
     if not ent.repeats_per_year or not job or job <= 0:
         return None, None
-    per_month = ent.repeats_per_year / 12 * job
-    if job <= HOURS_PER_DAY_MAX:
-        return job, ent.repeats_per_year / 12
-    days = per_month / HOURS_PER_DAY_MAX
-    return (HOURS_PER_DAY_MAX, days) if days <= CALENDAR_DAYS_MAX else (None, None)
-
-
-HOURS_PER_DAY_MAX, CALENDAR_DAYS_MAX = 24.0, 31.0
+    jobs = ent.repeats_per_year / 12
+    if job <= HOURS_PER_DAY_MAX and jobs <= CALENDAR_DAYS:
+        return job, jobs
+    per_day = jobs * job / CALENDAR_DAYS
+    return (per_day, CALENDAR_DAYS) if per_day <= HOURS_PER_DAY_MAX else (None, None)
 
 
 def _repeats_a_job(question: str) -> bool:

@@ -88,6 +88,21 @@ def test_entries_about_other_card_families_are_left_out() -> None:
     assert not about_something_else(a100, "multigpu-vram-does-not-pool", generic)
 
 
+def test_entries_about_another_makers_gpus_are_left_out() -> None:
+    """An entry about one maker's GPUs (Intel Arc) is about something else for a question on
+    another maker's card or naming another maker, and stays for one on that maker's cards; an
+    entry whose title names two makers (CUDA code on an Intel Arc) is filtered by neither."""
+    generic = settings().generic_topics
+    arc = "intel-arc-image-generation-speed"
+    a100 = read_turn(Conversation("My A100-SXM4-40GB on Colab is unexpectedly slow, why?"))
+    nvidia = read_turn(Conversation("ComfyUI portable for NVIDIA says the driver is too old"))
+    b580 = read_turn(Conversation("Stable Diffusion XL is very slow on my B580, why?"))
+    assert about_something_else(a100, arc, generic)
+    assert about_something_else(nvidia, arc, generic)
+    assert not about_something_else(b580, arc, generic)
+    assert not about_something_else(a100, "intel-arc-cuda-only-apps", generic)
+
+
 def test_an_entry_about_another_feature_is_left_out() -> None:
     generic = settings().generic_topics
     fp4 = read_turn(Conversation("Is FP4 available on the RTX 5090?"))

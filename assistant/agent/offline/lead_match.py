@@ -105,13 +105,40 @@ def _entry_names(entry_id: str) -> tuple[frozenset[str], frozenset[str], frozens
     return titled, titled.union(*answers), frozenset().union(*(f for _, f in titles))
 
 
+@cache
+def _entry_vendor(entry_id: str) -> str | None:
+    """The one maker an entry's title is about ("… slow on my Intel Arc GPU"), None when its
+    titles name none or several ("a project written for CUDA (NVIDIA) … on my Intel Arc GPU")."""
+    from assistant.knowledge.entries import load_entries
+    from assistant.knowledge.gpu_names import tokens, vendor_hint
+
+    found = {vendor_hint(tokens(e.title)) for e in load_entries() if e.id == entry_id}
+    return found.pop() if len(found) == 1 else None
+
+
+def _asked_vendors(reading: Reading) -> frozenset[str]:
+    """The makers of the cards a question names, else the one maker its words name."""
+    from assistant.knowledge.gpu_names import tokens, vendor_hint
+
+    cards = {_family(c)[0] for c in reading.entities.gpus}
+    if cards:
+        return frozenset(cards)
+    said = vendor_hint(tokens(reading.text))
+    return frozenset({said} if said else ())
+
+
 def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str]) -> bool:
     """The entry's title names cards (or features), so does the question, and they share no card
     family with the entry's title and answer (no feature with its title): an entry about other
-    cards or another feature. Generic topics ("CUDA programming") tell no feature apart."""
+    cards or another feature. An entry about one maker's GPUs ("… on my Intel Arc GPU") is about
+    something else for a question about another maker's ("an A100 is slow on Colab"). Generic
+    topics ("CUDA programming") tell no feature apart."""
     titled, covered, features = _entry_names(entry_id)
     named = frozenset(reading.entities.gpus)
     if named and titled and not {_family(c) for c in named} & {_family(c) for c in covered}:
+        return True
+    maker, makers = _entry_vendor(entry_id), _asked_vendors(reading)
+    if maker is not None and makers and maker not in makers:
         return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)

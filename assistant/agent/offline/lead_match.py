@@ -137,9 +137,11 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
     named = frozenset(reading.entities.gpus)
     if named and titled and not {_family(c) for c in named} & {_family(c) for c in covered}:
         return True
-    maker, makers = _entry_vendor(entry_id), _asked_vendors(reading)
-    if maker is not None and makers and maker not in makers:
-        return True
+    maker = _entry_vendor(entry_id)
+    if maker is not None:  # the question's makers only for an entry about one maker
+        makers = _asked_vendors(reading)
+        if makers and maker not in makers:
+            return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)
 

@@ -132,11 +132,8 @@ def _daily_use_needed(break_even_hours: float | None, lang: Lang) -> str:
     )
 
 
-def _rental_card_note(question: str, lang: Lang) -> str:
+def _rental_card_note(ent: Entities, question: str, lang: Lang) -> str:
     """Which card the rental rate is for, when the question rents another card than it buys."""
-    from assistant.agent.offline.entities import extract_entities
-
-    ent = extract_entities(question)
     _, rented = buy_and_rental_cards(ent, question)
     if rented is None or ent.hourly_rates:
         return ""
@@ -197,9 +194,12 @@ def _daily_use_assumed(result: RentVsBuy, question: str, lang: Lang) -> str:
 
 def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     """The break-even (or that renting stays cheaper), the daily use it needs, then the figures."""
+    from assistant.agent.offline.entities import extract_entities
+
     unknown = price_unknown(result.gpu, result.found, result.message, result.suggestions, lang)
     if unknown:
         return unknown
+    ent = extract_entities(question)
     cur = result.currency
     gpu = result.gpu or "?"
     if result.gpu_count > 1:
@@ -208,7 +208,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     if (
         not any(d.per_day for d in parse_durations(question))
         and result.utilisation == 1
-        and not _repeats_a_job(question)
+        and _repeated_use(ent)[0] is None  # a job repeated is a use given, not assumed
     ):
         head += _daily_use_assumed(result, question, lang)
         head += _daily_use_needed(result.break_even_hours, lang)
@@ -233,7 +233,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
         ),
         pick(lang, "Rent: ", "Location : ")
         + f"{money(result.rent_rate, cur, lang)}/h"
-        + _rental_card_note(question, lang),
+        + _rental_card_note(ent, question, lang),
         _running_line(result, lang)
         or pick(lang, "Electricity: ", "Électricité : ")
         + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W"
@@ -345,13 +345,6 @@ def _repeated_use(ent: Entities) -> tuple[float | None, float | None]:
         return job, jobs
     per_day = jobs * job / CALENDAR_DAYS
     return (per_day, CALENDAR_DAYS) if per_day <= HOURS_PER_DAY_MAX else (None, None)
-
-
-def _repeats_a_job(question: str) -> bool:
-    """Whether the question's use is a job repeated, so no daily use was assumed."""
-    from assistant.agent.offline.entities import extract_entities
-
-    return _repeated_use(extract_entities(question))[0] is not None
 
 
 def _idle_phase(ent: Entities, text: str) -> dict[str, Any]:

@@ -42,6 +42,16 @@ _AMD_TARGET_RE = re.compile(r"^gfx[0-9a-f]{3,4}$")
 _RATIO_RE = re.compile(r"^1/\d{1,3}$")
 
 
+class OtherChip(BaseModel):
+    """Another chip sold under a card's name (a GT 730 with a Kepler GK208 or a Fermi GF108)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    chip: str
+    architecture: str
+    compute_capability: str | None = None
+
+
 class GpuCard(BaseModel):
     """One GPU as people buy or rent it, with the figures that matter for choosing it."""
 
@@ -91,6 +101,10 @@ class GpuCard(BaseModel):
     used_market: bool | None = Field(default=None, description="Commonly bought used")
     notes: str | None = None
     notes_fr: str | None = Field(default=None, description="The notes in French")
+    other_chips: list[OtherChip] = Field(
+        default_factory=list,
+        description="Other chips sold under this name, with another compute capability",
+    )
     corpus_note: str | None = Field(
         default=None, description="Where the guide's text differs, and how"
     )

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from assistant.knowledge.gpu_names import LAPTOP, core_tokens
-from assistant.knowledge.gpus import GpuCard, Segment, Vendor
+from assistant.knowledge.gpus import GpuCard, OtherChip, Segment, Vendor
 from assistant.knowledge.sources import Source
 
 log = logging.getLogger(__name__)
@@ -177,7 +177,20 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
         curated=False,
         provenance=provenance,
         notes=_variants_note(row),
+        other_chips=_other_chips(row),
     )
+
+
+def _other_chips(row: dict[str, Any]) -> list[OtherChip]:
+    """The other chips sold under the row's name with another compute capability, once each."""
+    found: dict[str, OtherChip] = {}
+    for chip, arch, key in row.get("_variants", []):
+        if chip and key != _chip_key(row) and chip not in found:
+            cc = f"{key[0]}.{key[1]}" if key[0] >= 0 else None
+            found[chip] = OtherChip(
+                chip=chip, architecture=str(arch or "unknown"), compute_capability=cc
+            )
+    return list(found.values())
 
 
 def _variants_note(row: dict[str, Any]) -> str | None:

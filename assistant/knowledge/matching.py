@@ -562,6 +562,8 @@ def _scan(
         if hit_card is None:
             if _MODEL_LIKE.match(toks[i]) and _plausible_model(toks[i], spans, i, text):
                 leftover = True
+            elif not long_tail and _names_digitless(toks, i, text, spans[i][1]):
+                leftover = True  # 'TITAN Xp', 'Radeon VII', 'Steam Deck': no model number
             i += 1
             continue
         end = i + hit_len
@@ -580,7 +582,7 @@ def _scan(
             i += 1
             continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
-            if not _sold_with(hit_card, float(toks[end][:-2])):
+            if not _sold_with(hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
                 i = end + 1
                 continue
@@ -588,6 +590,29 @@ def _scan(
         found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end
     return found, leftover
+
+
+@cache
+def _digitless_names() -> dict[str, list[Key]]:
+    """The long tail's names with no digit in them ('TITAN Xp', 'Radeon VII', 'Steam Deck GPU'),
+    as full keys by their first word: read from the rows' names, no card built."""
+    from assistant.knowledge.longtail import long_tail_rows
+
+    found: dict[str, list[Key]] = {}
+    for name in long_tail_rows().rows:
+        toks = core_tokens(name)
+        if toks and not any(c.isdigit() for t in toks for c in t):
+            found.setdefault(toks[0], []).append(key(toks))
+    return found
+
+
+def _names_digitless(toks: list[str], i: int, text: str, start: int) -> bool:
+    """The tokens from `i` on spell a long-tail name that has no model number; a one-word name
+    ('VII') only right after its maker's brand ('Radeon VII', not 'Henry VII')."""
+    for k in _digitless_names().get(toks[i], []):
+        if key(toks[i : i + len(k)]) == k and (len(k) > 1 or _after_brand(text, start)):
+            return True
+    return False
 
 
 def _other_vendor_before(text: str, start: int, card: GpuCard) -> bool:
@@ -620,10 +645,15 @@ def _super_shorthand(spans: list[tuple[str, int, int]], text: str) -> list[tuple
     return out
 
 
-def _sold_with(card: GpuCard, size_gb: float) -> bool:
+def _sold_with(card: GpuCard, size_gb: float, listed_once: bool = False) -> bool:
     """Whether the card comes with this much memory: its own size, or for a chip on unified
-    memory (Apple's M series) any size up to its largest ("MacBook Air M4 16GB")."""
+    memory (Apple's M series) any size up to its largest ("MacBook Air M4 16GB"). A long-tail
+    card (`listed_once`: the database keeps one memory size per name, and its variants under
+    their own names) also comes with half or twice its size, as old boards did ("Mobility Radeon
+    HD 5470 1GB", listed with 512 MB)."""
     if card.vram_gb == size_gb:
+        return True
+    if listed_once and card.vram_gb and card.vram_gb / 2 <= size_gb <= card.vram_gb * 2:
         return True
     return card.unified_memory and card.vram_gb is not None and size_gb <= card.vram_gb
 
@@ -644,10 +674,17 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
+def _after_brand(text: str, start: int) -> bool:
+    """The word right before is a maker's brand, which tokens drop as filler ('GeForce 720M': a
+    laptop card, not 720 million parameters)."""
+    before = re.findall(r"[a-z]+", text[max(0, start - 16) : start].lower())
+    return bool(before) and any(before[-1] in w for w in vocabulary().vendor_words.values())
+
+
 def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
     """A word that could be a card's model number: not a size, year or price ('650m' after 'GT'
     is a laptop card, not 650 million parameters)."""
-    after_family = i > 0 and spans[i - 1][0] in _FAMILY_WORDS
+    after_family = (i > 0 and spans[i - 1][0] in _FAMILY_WORDS) or _after_brand(text, spans[i][1])
     if (_SIZE_LIKE.match(token) and not after_family) or _MEM_TOKEN.match(token):
         return False
     if token.isdigit() and i + 1 < len(spans) and _UNIT_AFTER.match(spans[i + 1][0]):

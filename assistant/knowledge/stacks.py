@@ -26,6 +26,12 @@ class VendorStack(BaseModel):
     guide_fr: str
     unsupported_en: str | None = None
     unsupported_fr: str | None = None
+    too_old_architectures: list[str] = Field(
+        default_factory=list,
+        description="Architectures no release of the stack ever targeted (TeraScale for ROCm)",
+    )
+    too_old_en: str | None = None
+    too_old_fr: str | None = None
     topic: str | None = Field(
         default=None,
         description="The capability topic a bare 'is my card supported?' asks about on this "

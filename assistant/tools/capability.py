@@ -362,16 +362,17 @@ def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> Capabili
         return verdict
     reasons = list(verdict.reasons)
     sources = list(verdict.sources)
+    too_old = any(str(card.architecture).startswith(a) for a in stack.too_old_architectures)
     update: dict[str, Any] = {
-        "instead": stack.instead_en,
-        "instead_fr": stack.instead_fr,
+        "instead": stack.too_old_en if too_old else stack.instead_en,
+        "instead_fr": stack.too_old_fr if too_old else stack.instead_fr,
         "guide_fit": stack.guide_en,
         "guide_fit_fr": stack.guide_fr,
     }
     cuda_only = card.vendor not in topic.vendors and not _own_form(card.vendor, topic)
     update["cuda_only"] = cuda_only
     if cuda_only:
-        reasons.append(f"Instead of CUDA ({stack.name}): {stack.instead_en}")
+        reasons.append(f"Instead of CUDA ({stack.name}): {update['instead']}")
         reasons.append(stack.guide_en)
         sources.extend(stack.sources)
     if card.vendor == "amd":
@@ -399,7 +400,7 @@ def _with_stack(card: Any, topic: Topic, verdict: CapabilityVerdict) -> Capabili
             else:
                 line += f". {stack.unsupported_en or ''}".rstrip()
             reasons.append(line)
-        elif stack.unsupported_en:
+        elif stack.unsupported_en and not too_old:
             reasons.append(stack.unsupported_en)
         sources.extend(status.sources)
     update["reasons"] = reasons

@@ -80,6 +80,19 @@ class WheelCheck(BaseModel):
     architectures: list[str] = Field(description="What the wheel ships: sm_XX and compute_XX")
 
 
+class ChipSupport(BaseModel):
+    """The verdict for one other chip sold under the card's name."""
+
+    chip: str
+    architecture: str
+    compute_capability: str
+    supported: Supported
+    reason: str
+    reason_fr: str
+    minimum: str | None = None
+    last: str | None = None
+
+
 class SoftwareSupportResult(BaseModel):
     """Whether the software runs on the card, the versions that do, and how to fix it."""
 
@@ -105,6 +118,11 @@ class SoftwareSupportResult(BaseModel):
     wheels: list[WheelCheck] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list, description="Near card names if unknown")
     sources: list[Source] = Field(default_factory=list)
+    other_chips: list[ChipSupport] = Field(
+        default_factory=list,
+        description="The same check for each other chip sold under the card's name (another "
+        "compute capability), where its verdict differs",
+    )
 
 
 class _Parsed(BaseModel):
@@ -188,7 +206,39 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     Answers questions like 'does CUDA 13 support my GTX 1080?' or 'will PyTorch with cu124 run on
     an RTX 5090?': yes/no, the first and last versions that support the card's compute capability,
     the minimum driver, the PyTorch wheels that ship kernels for it, and the fix, with sources.
+    A card sold with two chips (a GT 720M with a Kepler or a Fermi) gets the other chip's verdict
+    too, where it differs.
     """
+    result = _support(query)
+    card = _resolve_gpu(query.gpu)[4]
+    if card is None or not card.other_chips or result.supported == "unknown":
+        return result
+    others = []
+    for other in card.other_chips:
+        if other.compute_capability is None:
+            continue
+        checked = _support(
+            SoftwareSupportQuery(
+                gpu=f"compute capability {other.compute_capability}", software=query.software
+            )
+        )
+        if checked.supported not in (result.supported, "unknown"):
+            others.append(
+                ChipSupport(
+                    chip=other.chip,
+                    architecture=other.architecture,
+                    compute_capability=other.compute_capability,
+                    supported=checked.supported,
+                    reason=checked.reason,
+                    reason_fr=checked.reason_fr,
+                    minimum=checked.minimum,
+                    last=checked.last,
+                )
+            )
+    return result.model_copy(update={"other_chips": others}) if others else result
+
+
+def _support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     name, cc, vendor, suggestions, card = _resolve_gpu(query.gpu)
     parsed = _parse_software(query.software)
     base: dict[str, Any] = {

@@ -290,3 +290,28 @@ def test_a_repeated_job_as_hours_a_day_and_days_a_month(
     from assistant.agent.offline.skills.rent_vs_buy import _repeated_use
 
     assert _repeated_use(extract_entities(text)) == pytest.approx(use)
+
+
+def test_a_length_of_recorded_media_is_no_time_of_use() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    fr = extract_entities(
+        "J'ai 20 min d'acapella propres. Des 4090 à 0,35 $/h : pour 12 h ça fait combien ?"
+    )
+    assert [d.hours for d in fr.durations] == [12.0]
+    assert extract_entities("3 hours of audio to transcribe on a T4").durations == []
+    assert [d.hours for d in extract_entities("train for 20 min on an A100").durations] == [
+        pytest.approx(1 / 3)
+    ]
+
+
+def test_a_total_over_several_cards_gives_each_cards_memory() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities("with 4x MI50 = 128GB can I run Llama 3.3 70B at Q8_0?")
+    assert ent.gpu_count == 4 and ent.memory_of("Radeon Instinct MI50") == 32.0
+    # the listed size times the count says nothing new
+    same = extract_entities("2x RTX 3090 = 48GB, can I run a 70B at q4?")
+    assert same.memory_of("GeForce RTX 3090") is None
+    # more than a curated card has is a false premise: the catalog's size stands
+    assert extract_entities("2x RTX 4090 = 96GB").memory_of("GeForce RTX 4090") is None

@@ -259,3 +259,13 @@ def test_a_toolkit_too_old_for_the_card_shows_only_the_fixs_driver() -> None:
         "nvcc fatal : Unsupported gpu architecture 'compute_120' with CUDA 12.4 on my RTX 5080"
     )
     assert "570.26" in answer.text and "550.54" not in answer.text
+
+
+def test_the_card_priced_by_the_hour_is_the_one_rented() -> None:
+    answer = ask(
+        "Ma 3060 Ti suffit ou je dois louer ? J'ai vu des 4090 à 0,35 $/h sur vast.ai. "
+        "Pour 12 h ça fait combien ?"
+    )
+    rent = [c for c in answer.tool_calls if c.name == "rent_cost"]
+    assert rent and rent[0].arguments["gpu"] == "GeForce RTX 4090"
+    assert rent[0].arguments["hours"] == 12.0 and rent[0].arguments["rate_per_hour"] == 0.35

@@ -63,3 +63,16 @@ def test_the_software_asked_at_the_end_of_a_long_message_is_the_one_checked() ->
     )
     answer = ask(story + "Can the GTX 1080 run CUDA 13?")
     assert answer.text.startswith("**No** — CUDA 13"), answer.text
+
+
+def test_a_card_sold_with_two_chips_is_answered_per_chip() -> None:
+    answer = ask("Will the Geforce 720M work with CUDA 10?")
+    head = answer.text.split("\n\n")[0]
+    assert head.startswith("**It depends on the chip**")
+    assert "GK208" in head and "GF117" in head and "CUDA 8.0" in head
+    assert "nvidia-smi -q" in answer.text
+
+
+def test_cuda_on_a_card_of_another_maker_is_a_plain_no() -> None:
+    answer = ask("Can my ATI Mobility Radeon HD 5470 use the CUDA toolkit?")
+    assert answer.text.startswith("**No**") and "not an NVIDIA GPU" in answer.text.split("\n")[0]

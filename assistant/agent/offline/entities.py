@@ -26,6 +26,7 @@ from assistant.agent.offline.quantities import (
     MAX_COUNT,
     idle_hours,
     in_servers,
+    media_lengths,
     memory_in_use,
     phrase_spans,
     read_energy,
@@ -789,7 +790,8 @@ def extract_entities(text: str) -> Entities:
     if days is not None:
         ent.days_per_month = days.per_month
     patterned = [(days.start, days.end)] if days else []
-    ent.durations = parse_durations(_blank(masked, phrase_spans("always_on", masked) + patterned))
+    not_use = phrase_spans("always_on", masked) + media_lengths(masked)
+    ent.durations = parse_durations(_blank(masked, not_use + patterned))
     if days is not None:
         ent.durations = [_daily_before(d, masked, days.start) for d in ent.durations]
     ent.durations = [_times_runs(d, masked) for d in ent.durations]
@@ -842,6 +844,7 @@ def extract_entities(text: str) -> Entities:
             continue  # '100GB+ of system memory': the computer's, not the card's
         ent.vram_gb = size
         break
+    _memory_from_total(ent)
     precision = _PRECISION.search(text)
     if precision:
         ent.precision = _normalize_precision(precision.group(1))
@@ -890,6 +893,25 @@ _RUNS_BEFORE = re.compile(
     r"experiments?|passes|passages?|lancements?|t[aâ]ches?|tasks?)\s+(?:de|of|d'|x|×|à|at)\s*$",
     re.IGNORECASE,
 )
+
+
+def _memory_from_total(ent: Entities) -> None:
+    """'4x MI50 = 128GB': a total over several cards of one model gives each card's memory, when
+    that is a size the card comes in (less than the listed size, or for a card from the long
+    tail, which lists one size per name, half or twice it: the MI50 came with 16 or 32 GB)."""
+    from assistant.knowledge.matching import match_gpu
+
+    if len(ent.gpus) != 1 or not ent.gpu_count or ent.gpu_count < 2 or not ent.vram_gb:
+        return
+    name = ent.gpus[0]
+    card = match_gpu(name).gpu
+    if card is None or not card.vram_gb or name in ent.card_memory:
+        return
+    each = ent.vram_gb / ent.gpu_count
+    if abs(each - card.vram_gb) < 0.5 or abs(ent.vram_gb - card.vram_gb) < 0.5:
+        return
+    if each < card.vram_gb or (not card.curated and each <= 2 * card.vram_gb):
+        ent.card_memory[name] = each
 
 
 def _times_runs(duration: Duration, text: str) -> Duration:

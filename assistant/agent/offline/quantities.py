@@ -81,6 +81,23 @@ def phrase_spans(kind: str, text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _vocabulary()[kind].finditer(text)]
 
 
+_LENGTH = re.compile(
+    r"(?<![\w.,])\d+(?:[.,]\d+)?\s*(?:h(?:ours?|rs?)?|heures?|min(?:utes?|s)?|s(?:ec(?:ondes?|onds?)?)?)\s*$",
+    re.I,
+)
+
+
+def media_lengths(text: str) -> list[tuple[int, int]]:
+    """Durations that measure recorded media ('20 min of audio', "20 min d'acapella"), not time
+    spent: where each such length and its media words are written."""
+    spans = []
+    for start, end in phrase_spans("media_length", text):
+        m = _LENGTH.search(text[max(0, start - 16) : start])
+        if m:
+            spans.append((max(0, start - 16) + m.start(), end))
+    return spans
+
+
 def asks_per_year(text: str) -> bool:
     """Whether the text asks for a figure per year."""
     return bool(phrase_spans("per_year", text))

@@ -124,6 +124,31 @@ def electricity_price(ent: Entities, currency: str | None) -> float | None:
     return convert(price.amount, price.currency, target, ent.usd_per_eur)
 
 
+PRICE_AFTER_CARD = 48  # how far after a card's name its price may sit: 'la 5090 (disons 2 500 €)'
+
+
+def card_positions(text: str) -> dict[str, int]:
+    """Where each card is first named in the text."""
+    from assistant.knowledge.matching import find_gpu_spans
+
+    where: dict[str, int] = {}
+    for card, start, _ in find_gpu_spans(text):
+        where.setdefault(card.name, start)
+    return where
+
+
+def card_priced(text: str, mention: MoneyMention, where: dict[str, int]) -> str | None:
+    """The card named right before an amount, whose price it is ('des 4090 à 0,35 $/h')."""
+    at = text.find(mention.text) if mention.text else -1
+    if at < 0:
+        return None
+    before = [(start, card) for card, start in where.items() if start < at]
+    if not before:
+        return None
+    start, card = max(before)
+    return card if at - start <= PRICE_AFTER_CARD else None
+
+
 def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None:
     """The hourly rate meant for the card at `index`: paired in order when the question gives one
     rate per card ('A100 at 1.29 $/h and H100 at 2.49 $/h'), else the one rate given."""

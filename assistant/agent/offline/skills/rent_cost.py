@@ -9,6 +9,8 @@ from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
+    card_positions,
+    card_priced,
     hourly_rates,
     money_inputs,
     named_cards,
@@ -274,6 +276,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if len(hourly_rates(whole)) > 1 and len(hourly_rates(whole)) == len(named_cards(whole)):
         ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
     cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
+    if len(named_cards(whole)) > 1 and len(whole.hourly_rates) == 1 and not judged:
+        # 'my 3060 Ti … I saw 4090s at 0.35 $/h': the card named with the hourly price is rented
+        priced = card_priced(reading.text, whole.hourly_rates[0], card_positions(reading.text))
+        cards = [priced] if priced is not None else cards
     kind = "spot" if "spot" in reading.text.lower() else None
     speedups = whole.speedups
     counts = [ent.count_of(card) if card else ent.gpu_count for card in cards]

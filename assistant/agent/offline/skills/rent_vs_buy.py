@@ -13,6 +13,8 @@ from assistant.agent.offline.quantities import HOURS_PER_DAY
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
+    card_positions,
+    card_priced,
     currency_of,
     electricity_price,
     hourly_rates,
@@ -34,7 +36,7 @@ from assistant.tools.buy import RentVsBuy
 from assistant.tools.cost_base import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
-    from assistant.agent.offline.entities import Entities, MoneyMention
+    from assistant.agent.offline.entities import Entities
     from assistant.agent.offline.reading import Reading
 
 _PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
@@ -48,15 +50,12 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     named after the renting word is rented (the catalog lists mentions in the order written).
     """
     from assistant.agent.offline.entities import renting_starts
-    from assistant.knowledge.matching import find_gpu_spans
 
     cards = list(ent.gpus)
     if len(cards) < 2:
         return (cards[0] if cards else None), None
     buys, rents = concept_starts("buy", text), renting_starts(text)
-    where: dict[str, int] = {}
-    for card, start, _ in find_gpu_spans(text):
-        where.setdefault(card.name, start)
+    where = card_positions(text)
     priced = _cards_by_price(ent, text, where)
     if not rents:
         return priced or (cards[0], None)
@@ -79,26 +78,13 @@ def buy_and_rental_cards(ent: Entities, text: str) -> tuple[str | None, str | No
     return (to_buy or cards)[0], None
 
 
-PRICE_AFTER_CARD = 48  # how far after a card's name its price may sit: 'la 5090 (disons 2 500 €)'
-
-
 def _cards_by_price(ent: Entities, text: str, where: dict[str, int]) -> tuple[str, str] | None:
     """The card priced to buy and the card priced by the hour, when each price follows its own
     card: 'des L40S à 1,40 €/h … la 5090 (disons 2 500 €)'."""
-
-    def card_before(mention: MoneyMention) -> str | None:
-        at = text.find(mention.text) if mention.text else -1
-        if at < 0:
-            return None
-        before = [(start, card) for card, start in where.items() if start < at]
-        if not before:
-            return None
-        start, card = max(before)
-        return card if at - start <= PRICE_AFTER_CARD else None
-
     if not ent.budgets or not ent.hourly_rates:
         return None
-    bought, rented = card_before(ent.budgets[0]), card_before(ent.hourly_rates[0])
+    bought = card_priced(text, ent.budgets[0], where)
+    rented = card_priced(text, ent.hourly_rates[0], where)
     return (bought, rented) if bought and rented and bought != rented else None
 
 

@@ -130,6 +130,39 @@ def _wheel_table(result: SoftwareSupportResult, lang: Lang) -> str:
     return "\n".join(rows)
 
 
+def _by_chip(result: SoftwareSupportResult, verdict: str, reason: str, lang: Lang) -> str:
+    """A card sold under one name with two chips whose verdicts differ: each chip's verdict, and
+    how to tell which one is in the machine."""
+    from assistant.knowledge.matching import match_gpu
+
+    card = match_gpu(result.gpu).gpu
+    chip = card.chip if card is not None and card.chip else result.gpu
+    colon = pick(lang, ":", " :")
+    parts = [
+        f"{chip} ({result.architecture or '?'}, CC {result.compute_capability}){colon} "
+        f"{verdict.lower()} — {reason}"
+    ]
+    for other in result.other_chips:
+        en, fr = _HEADS.get(other.supported, (other.supported, other.supported))
+        parts.append(
+            f"{other.chip} ({other.architecture}, CC {other.compute_capability}){colon} "
+            f"{pick(lang, en, fr).lower()} — {pick(lang, other.reason, other.reason_fr)}"
+        )
+    head = pick(
+        lang,
+        f"**It depends on the chip** — the {result.gpu} was sold with {len(parts)} different "
+        "chips, and the answer differs:",
+        f"**Cela dépend de la puce** — la {result.gpu} a été vendue avec {len(parts)} puces "
+        "différentes, et la réponse n'est pas la même :",
+    )
+    check = pick(
+        lang,
+        "`nvidia-smi -q` (the product and architecture lines) or GPU-Z shows which one you have.",
+        "`nvidia-smi -q` (lignes du produit et de l'architecture) ou GPU-Z indique laquelle vous avez.",
+    )
+    return "\n".join([head, *(f"- {p}" for p in parts), "", check])
+
+
 def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
     """The verdict and its reason first, then the fix, the drivers and the wheels."""
     if result.supported == "unknown" and not result.compute_capability:
@@ -141,7 +174,11 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         en, fr = _HEADS[result.supported]
         if result.kind == "program" and result.supported == "partial":
             en, fr = "Partly", "En partie"
+        if result.supported == "not_applicable" and result.kind == "cuda_toolkit":
+            en, fr = _HEADS["no"]  # "can my Radeon use CUDA?": no CUDA toolkit runs on it
         head = f"**{pick(lang, en, fr)}** — {reason}"
+        if result.other_chips:
+            head = _by_chip(result, pick(lang, en, fr), reason, lang)
     lines = [head]
     fix = pick(lang, result.fix or "", result.fix_fr or result.fix or "")
     if fix and result.supported != "yes":
@@ -155,6 +192,8 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         ]
         lines.append(
             pick(lang, "Versions for this card: ", "Versions pour cette carte : ")
+            if not result.other_chips
+            else pick(lang, "Versions for the first chip: ", "Versions pour la première puce : ")
             + ", ".join(s for s in span if s)
             + "."
         )

@@ -40,6 +40,14 @@ class ArchSupport(BaseModel):
     last_toolkit: str | None = Field(default=None, pattern=_VERSION)
     last_driver_branch: str | None = None
     note: str | None = None
+    jetpack: str | None = Field(
+        default=None, description="The last JetPack release for the Jetson modules of this CC"
+    )
+    jetpack_cuda: str | None = Field(
+        default=None,
+        pattern=_VERSION,
+        description="The CUDA that JetPack release ships: the newest these modules can run",
+    )
     sources: list[Source] = Field(min_length=1)
 
     @property

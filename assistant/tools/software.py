@@ -118,6 +118,10 @@ class SoftwareSupportResult(BaseModel):
     wheels: list[WheelCheck] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list, description="Near card names if unknown")
     sources: list[Source] = Field(default_factory=list)
+    platform_note: str | None = Field(
+        default=None, description="What bounds the versions beyond the card (JetPack on a Jetson)"
+    )
+    platform_note_fr: str | None = None
     other_chips: list[ChipSupport] = Field(
         default_factory=list,
         description="The same check for each other chip sold under the card's name (another "
@@ -260,7 +264,10 @@ def _support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     if release is not None and card_arch is not None:
         # "TensorFlow 1.8 on an RTX 3090": that release's CUDA decides, not today's releases
         checked = _check_framework(
-            base, card_arch, *release, stated_cuda=_stated_toolkit(query.software)
+            base,
+            card_arch,
+            *release,
+            stated_cuda=_stated_toolkit(query.software, release[0].framework),
         )
         if checked is not None:
             return checked
@@ -287,6 +294,17 @@ def _support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
             reason_fr=f"Pas de données de toolkit pour la compute capability {cc or '?'} de {name}.",
         )
     base["architecture"] = arch.architecture
+    if arch.jetpack_cuda:
+        # A Jetson module runs only the CUDA its JetPack ships, whatever nvcc still compiles for it
+        arch = arch.model_copy(update={"last_toolkit": arch.jetpack_cuda})
+        base["platform_note"] = (
+            f"Jetson modules get CUDA only through JetPack: the last JetPack for this one, "
+            f"{arch.jetpack}, ships CUDA {arch.jetpack_cuda}, the newest it can run."
+        )
+        base["platform_note_fr"] = (
+            f"Les modules Jetson n'ont CUDA que par JetPack : le dernier JetPack pour celui-ci, "
+            f"{arch.jetpack}, fournit CUDA {arch.jetpack_cuda}, le plus récent qu'il puisse faire tourner."
+        )
     if parsed.bare and arch.last_toolkit and (not _retired(arch) or _WHICH.search(query.software)):
         # "CUDA" with no version on a card the newest release dropped (a Pascal), or "which CUDA
         # for my Kepler?": the range of toolkits answers, not a "no" from the newest release alone.
@@ -312,7 +330,9 @@ def _support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
 _VENDORS = {"amd": "AMD", "apple": "Apple", "intel": "Intel"}
 
 # "tensorflow1.8", "tensorflow-gpu==1.15", "TensorFlow 2.3"
-_TF = re.compile(r"\btensorflow(?:[-_]gpu)?\s*(?:==|version\s*)?v?(\d)\.(\d{1,2})", re.IGNORECASE)
+_TF = re.compile(
+    r"\b(?:tensorflow|tf)(?:[-_]gpu)?\s*(?:==?|version\s*)?\s*v?(\d)\.(\d{1,2})", re.IGNORECASE
+)
 
 
 def _variant_toolkit(digits: str) -> str:
@@ -320,10 +340,19 @@ def _variant_toolkit(digits: str) -> str:
     return f"{int(digits[:-1])}.{digits[-1]}"
 
 
-def _stated_toolkit(text: str) -> str | None:
+# nvidia-smi's header: the newest CUDA the driver runs, not what a framework was built with
+_DRIVER_CUDA = re.compile(r"cuda\s*version\s*:", re.IGNORECASE)
+
+
+def _stated_toolkit(text: str, framework: str | None = None) -> str | None:
     """The CUDA release a message names with its minor ('CUDA 10.2', 'CUDA Version: 12.4') or as
-    a wheel variant ('cu111'), whichever comes first; None when it names none."""
-    stated = _CUDA.search(text) or _VARIANT.search(text)
+    a wheel variant ('cu111'), whichever comes first; None when it names none. For TensorFlow,
+    whose official builds each use one CUDA release, nvidia-smi's 'CUDA Version: 12.1' is the
+    driver's, not the build's: only a wheel variant or a toolkit named otherwise counts."""
+    found = [m for m in (_CUDA.search(text), _VARIANT.search(text)) if m is not None]
+    if framework == "TensorFlow":
+        found = [m for m in found if not _DRIVER_CUDA.search(m.group(0))]
+    stated = min(found, key=lambda m: m.start()) if found else None
     if stated is None:
         return None
     if stated.re is _VARIANT:
@@ -732,13 +761,21 @@ def _check_toolkit(base: dict[str, Any], arch: ArchSupport, version: str) -> Sof
         torch_note_fr = (
             f" La version de PyTorch la plus récente avec ses noyaux est {_label(wheel)}."
         )
+    reason = f"{label} no longer builds for {where}: the last toolkit that does is {last}{branch}."
+    reason_fr = (
+        f"{label} ne compile plus pour {where} : le dernier toolkit qui le fait est "
+        f"{last}{branch_fr}."
+    )
+    if arch.jetpack:  # nvcc still compiles for it; JetPack decides what the module runs
+        reason = f"{label} does not run on {where}: the newest CUDA it gets is {last}."
+        reason_fr = (
+            f"{label} ne tourne pas sur {where} : le CUDA le plus récent qu'il reçoit est {last}."
+        )
     return SoftwareSupportResult(
         **base,
         supported="no",
-        reason=f"{label} no longer builds for {where}: the last toolkit that does is "
-        f"{last}{branch}.",
-        reason_fr=f"{label} ne compile plus pour {where} : le dernier toolkit qui le fait est "
-        f"{last}{branch_fr}.",
+        reason=reason,
+        reason_fr=reason_fr,
         fix=f"Stay on {last} (or older) for this card.{torch_note}",
         fix_fr=f"Restez sur {last} (ou antérieur) pour cette carte.{torch_note_fr}",
         **extra,

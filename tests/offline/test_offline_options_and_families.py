@@ -128,3 +128,25 @@ def test_a_comparison_that_asks_which_one_opens_with_the_pick() -> None:
     assert "gpu_compare" in [c.name for c in answer.tool_calls]
     first = answer.text.split("\n\n")[0]
     assert "RTX 5060 Ti 16GB" in first and "16 GB" in first, answer.text
+
+
+def test_a_pick_word_before_the_cards_makes_them_options() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    either = extract_entities(
+        "Le labo peut m'acheter soit un Mac mini M4 24 Go, soit une tour avec RTX 4060 Ti 16 Go"
+    )
+    assert either.options and len(either.gpus) == 2
+    assert extract_entities("J'hésite entre une 4090 et une 5090 pour SDXL").options
+    assert extract_entities(
+        "Cheapest of g4dn.xlarge (T4), g5.xlarge (A10G), g6.xlarge (L4)?"
+    ).options
+    # cards of one machine stay one machine
+    assert not extract_entities("My rig: 2x 3090 and a 4090. Which models fit?").options
+    assert not extract_entities("I have a 4090 and a 3090 in one box").options
+
+
+def test_a_model_number_ending_in_g_is_no_memory_size() -> None:
+    # 'A10G' is AWS's 24 GB A10 variant, not a card with 10 GB
+    assert extract_entities("g5.xlarge (A10G) or g6.xlarge (L4)?").card_memory == {}
+    assert extract_entities("my GTX 970 (3.5gb) card").card_memory == {"GeForce GTX 970": 3.5}

@@ -315,3 +315,11 @@ def test_a_total_over_several_cards_gives_each_cards_memory() -> None:
     assert same.memory_of("GeForce RTX 3090") is None
     # more than a curated card has is a false premise: the catalog's size stands
     assert extract_entities("2x RTX 4090 = 96GB").memory_of("GeForce RTX 4090") is None
+
+
+def test_hours_per_working_day_are_a_daily_rate() -> None:
+    from assistant.agent.offline.numbers import parse_durations
+
+    found = parse_durations("runs simulations ~14 h per working day, 21 working days a month")
+    assert found[0].per_day == 14.0 and found[0].hours is None
+    assert parse_durations("14 h per business day")[0].per_day == 14.0

@@ -74,5 +74,55 @@ def test_a_card_sold_with_two_chips_is_answered_per_chip() -> None:
 
 
 def test_cuda_on_a_card_of_another_maker_is_a_plain_no() -> None:
-    answer = ask("Can my ATI Mobility Radeon HD 5470 use the CUDA toolkit?")
-    assert answer.text.startswith("**No**") and "not an NVIDIA GPU" in answer.text.split("\n")[0]
+    answer = ask("Can my ATI Mobility Radeon HD 5470 use CUDA?")
+    head = answer.text.split("\n")[0]
+    assert head.startswith("**No**") and "CUDA runs only on NVIDIA GPUs" in head
+    # a pre-GCN chip gets no ROCm advice: nothing AMD ships runs on it either
+    assert "predates GCN" in answer.text and "Use AMD ROCm" not in answer.text
+    asked = ask("Does CUDA 12 work on my Radeon RX 7900 XTX?")
+    assert asked.text.startswith("**No** — Radeon RX 7900 XTX is not an NVIDIA GPU")
+
+
+def test_the_versions_line_lists_the_versions() -> None:
+    answer = ask("Does CUDA 11 work on a GTX 560 Ti?")
+    line = next(p for p in answer.text.split("\n\n") if p.startswith("Versions for this card"))
+    assert "first: CUDA 3.0" in line and "last: CUDA 8.0" in line
+
+
+def test_a_jetson_runs_only_the_cuda_of_its_last_jetpack() -> None:
+    from assistant.tools.software import SoftwareSupportQuery, software_support
+
+    nano = software_support(SoftwareSupportQuery(gpu="Jetson Nano", software="CUDA 11.4"))
+    assert nano.supported == "no" and nano.last == "CUDA 10.2"
+    assert nano.platform_note and "JetPack" in nano.platform_note and "4.6" in nano.platform_note
+    xavier = software_support(SoftwareSupportQuery(gpu="Jetson Xavier NX", software="CUDA 11.4"))
+    assert xavier.supported == "yes"
+    assert (
+        software_support(
+            SoftwareSupportQuery(gpu="Jetson Xavier NX", software="CUDA 12.2")
+        ).supported
+        == "no"
+    )
+    # an Orin is not capped here: nvcc's own range answers
+    assert (
+        software_support(
+            SoftwareSupportQuery(gpu="Jetson AGX Orin", software="CUDA 12.6")
+        ).supported
+        == "yes"
+    )
+
+
+def test_tensorflow_builds_are_read_from_the_release_not_from_nvidia_smi() -> None:
+    from assistant.tools.software import SoftwareSupportQuery, software_support
+
+    # nvidia-smi's "CUDA Version: 12.1" is the driver's; TensorFlow 2.3 is built with CUDA 10.1
+    tf23 = software_support(
+        SoftwareSupportQuery(
+            gpu="RTX 4090", software="RTX 4090 CUDA Version: 12.1 - TensorFlow==2.3"
+        )
+    )
+    assert tf23.supported == "no" and "10.1" in tf23.reason
+    tf112 = software_support(
+        SoftwareSupportQuery(gpu="RTX 3090", software="but tensorflow=1.12.0 needs cuda 9.2")
+    )
+    assert tf112.supported == "no"

@@ -23,6 +23,7 @@ BEFORE_WINDOW = 24
 class CardRoleWords(BaseModel):
     options: list[str]
     pick_one: list[str]
+    pick_among: list[str]
     memory_links: list[str]
     not_card_memory: list[str]
     chipsets: list[str]
@@ -74,7 +75,9 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     after = re.compile(
         rf"^\s*[(,\-]?\s*(?:(?:{_words(words.memory_links)})\s*)?{size}{not_card}", re.I
     )
-    inside = re.compile(rf"{size}{not_card}", re.I)
+    # a size written as its own word inside the name ('GTX 1650 4Go'), not the tail of a model
+    # number ('A10G' is no 10 GB card)
+    inside = re.compile(rf"(?<![\w.]){size}{not_card}", re.I)
     # 'my 64GB MacBook Pro M3 Max': a machine line may stand between the size and the chip
     lines = "|".join(rf"{a}\s*{b}" for a, b in sorted(vocabulary().machine_lines))
     before = re.compile(rf"{size}\s*(?:(?:{lines})\s*)?$", re.I)
@@ -126,9 +129,17 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
             return True
     distinct = {s.name for s in ordered}
     if len(distinct) >= 2:
-        pick = re.compile(rf"(?<![\w']){'(?:' + _words(role_words().pick_one) + ')'}(?![\w'])")
-        return bool(pick.search(fold(text[ordered[-1].end :])))
+        words = role_words()
+        pick = re.compile(rf"(?<![\w']){'(?:' + _words(words.pick_one) + ')'}(?![\w'])")
+        among = re.compile(rf"(?<![\w'])(?:{_words(words.pick_among)})(?![\w'])")
+        # the pick word right before the first card ('cheapest of', 'entre'), within its sentence
+        # (a period inside a name, 'g4dn.xlarge', ends none)
+        lead = re.split(r"[.!?](?:\s|$)", fold(text[: ordered[0].start]))[-1][-PICK_AMONG_SPAN:]
+        return bool(pick.search(fold(text[ordered[-1].end :])) or among.search(lead))
     return False
+
+
+PICK_AMONG_SPAN = 60  # how far before the first card a 'cheapest of' may sit
 
 
 def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> dict[str, int]:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from pydantic import BaseModel, Field
 
@@ -75,16 +76,27 @@ _UNIT_ALT = "|".join(f"(?P<{k}>{v})" for k, v in _UNITS.items())
 _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
     sorted(_WORD_NUMBERS, key=len, reverse=True)
 )
-_DURATION = re.compile(
-    rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?"
-    # '1h30', '2 h 45 min': hours and minutes, one length of time
-    rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
-    rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
-    rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
-    # "an 8-hour workday": the hours of each day of work
-    rf"|work-?days?|working days?|business days?))?",
-    re.IGNORECASE,
-)
+
+
+@cache
+def _duration_re() -> re.Pattern[str]:
+    # 'per working day': a day of work qualified with the working-day words of quantities.toml
+    from assistant.agent.offline.quantities import alternation, tables
+
+    qualifiers = alternation(tables()["working_days"]["qualifiers"])
+    return re.compile(
+        rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?"
+        # '1h30', '2 h 45 min': hours and minutes, one length of time
+        rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
+        rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)"
+        rf"(?:(?:{qualifiers})\s+)?(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
+        rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
+        # "an 8-hour workday": the hours of each day of work
+        rf"|work-?days?|working days?|business days?))?",
+        re.IGNORECASE,
+    )
+
+
 _WEEKEND = re.compile(r"\b(?:(?:a|the|one|un|le|tout le|all)\s+)?week-?ends?\b", re.IGNORECASE)
 _LONG_WEEKEND = re.compile(
     r"\blong\s+week-?end\b|\bweek-?end\s+(?:prolongé|de trois jours)\b", re.I
@@ -224,7 +236,7 @@ def parse_durations(text: str) -> list[Duration]:
     """Every duration in `text`, in order: spans (`hours`) and usage rates (`per_day`)."""
     found: list[tuple[int, Duration]] = []
     taken: list[tuple[int, int]] = []
-    for m in _DURATION.finditer(text):
+    for m in _duration_re().finditer(text):
         count = _number(m.group("num"))
         if count is None or count <= 0 and m.group("num") in _WORD_NUMBERS:
             continue

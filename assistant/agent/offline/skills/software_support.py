@@ -105,9 +105,15 @@ def _newest_line(result: SoftwareSupportResult, lang: Lang) -> str:
         return pick(
             lang,
             f"**{result.last} is the newest CUDA toolkit for {card}**; the first was "
-            f"{result.minimum}. Newer toolkits no longer compile for it.",
+            f"{result.minimum}."
+            + ("" if result.platform_note else " Newer toolkits no longer compile for it."),
             f"**{result.last} est le dernier toolkit CUDA pour {card}** ; le premier était "
-            f"{result.minimum}. Les toolkits plus récents ne compilent plus pour elle.",
+            f"{result.minimum}."
+            + (
+                ""
+                if result.platform_note
+                else " Les toolkits plus récents ne compilent plus pour elle."
+            ),
         )
     return pick(
         lang,
@@ -180,6 +186,10 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         if result.other_chips:
             head = _by_chip(result, pick(lang, en, fr), reason, lang)
     lines = [head]
+    if result.platform_note:
+        lines.append(
+            pick(lang, result.platform_note, result.platform_note_fr or result.platform_note)
+        )
     fix = pick(lang, result.fix or "", result.fix_fr or result.fix or "")
     if fix and result.supported != "yes":
         lines.append(pick(lang, f"**Fix:** {fix}", f"**Solution :** {fix}"))
@@ -190,13 +200,12 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
             else "",
             pick(lang, f"last: {result.last}", f"dernière : {result.last}") if result.last else "",
         ]
-        lines.append(
+        label = (
             pick(lang, "Versions for this card: ", "Versions pour cette carte : ")
             if not result.other_chips
             else pick(lang, "Versions for the first chip: ", "Versions pour la première puce : ")
-            + ", ".join(s for s in span if s)
-            + "."
         )
+        lines.append(label + ", ".join(s for s in span if s) + ".")
     if (result.driver_linux or result.driver_windows) and not (result.supported == "no" and fix):
         # A release too old for the card: its driver would contradict the fix's, which is the one
         # to install.

@@ -465,28 +465,36 @@ _PER_TOKENS = re.compile(
 )
 
 
+BILLED_UNIT_SPAN = 12  # room after an amount for 'per unit'
+
+
 def _money(text: str) -> list[MoneyMention]:
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
 
     out: list[MoneyMention] = []
+    drawn = read_power(text, []).load_w is not None
     for p in parse_money(text):
         if _PER_TOKENS.match(text, p.end):
             continue  # an API's price per million tokens: neither a budget nor a rate in time
         before = same_sentence_before(text, p.start, PAID_BEFORE)
+        per = p.per
+        if per is None and drawn:
+            unit = phrase_spans("billed_unit", text[p.end : p.end + BILLED_UNIT_SPAN])
+            per = "kwh" if unit and unit[0][0] <= 1 else None  # 'Rs 8 per unit' of a bill
         out.append(
             MoneyMention(
                 amount=p.amount,
                 high=p.high,
                 currency=p.currency,
-                per_hour=p.per == "hour",
-                per=p.per,
+                per_hour=per == "hour",
+                per=per,
                 text=p.text,
-                paid=p.per is None
+                paid=per is None
                 and bool(phrase_spans("paid", before))
                 and bool(_PAID_AMOUNT.search(before)),
-                added=bool(out) and p.per is None and bool(_ADDED_AMOUNT.search(before)),
+                added=bool(out) and per is None and bool(_ADDED_AMOUNT.search(before)),
             )
         )
     return out

@@ -356,6 +356,15 @@ def _job_hours(ent: Entities) -> float | None:
     return next((d.hours for d in ent.durations if d.hours and d.unit in ("hour", "minute")), None)
 
 
+def _named_concepts(reading: Reading) -> set[str]:
+    """The concepts the question names, and those its figures name: a price per kWh is about
+    electricity even when written 'Rs 8 per unit'."""
+    found = set(concepts_in(reading.text))
+    if reading.entities.electricity_price is not None:
+        found.add("electricity")
+    return found
+
+
 def tool_calls_for(reading: Reading) -> list[PlannedCall]:
     """The deterministic tool calls for a reading (without the corpus search)."""
     calls: list[PlannedCall] = []
@@ -370,7 +379,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
             if (
                 skill.requires
                 and not reading.follow_up  # a follow-up keeps the intent its question named
-                and not set(skill.requires) & concepts_in(reading.text)
+                and not set(skill.requires) & _named_concepts(reading)
             ):
                 log.info(
                     "offline: %s not called: the question names none of %s", name, skill.requires

@@ -76,6 +76,7 @@ SLOTS: dict[str, Callable[[Entities], bool]] = {
     "context": lambda e: e.context_tokens is not None,
     "batch": lambda e: e.batch_size is not None,
     "power": lambda e: e.power_w is not None,
+    "electricity_price": lambda e: e.electricity_price is not None,
     "card_count": lambda e: e.gpu_count is not None and e.gpu_count > 1,
     "mode_buy": lambda e: e.mode == "buy",
     "mode_rent": lambda e: e.mode == "rent",

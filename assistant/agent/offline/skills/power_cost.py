@@ -199,6 +199,31 @@ def _span_total(result: PowerCost, question: str, lang: Lang) -> str:
     return pick(lang, f"**Over {words}: {total}.** ", f"**Sur {words} : {total}.** ")
 
 
+def _job_total(result: PowerCost, asked: Entities, lang: Lang) -> str:
+    """'A 3 h session at 650 W: 1.95 kWh, €1.47': a run of some hours with no daily rate is
+    priced as that run, before the figures of a day of use the tool assumes."""
+    run = next(
+        (d for d in asked.durations if d.per_day is None and d.unit in ("hour", "minute")), None
+    )
+    if (
+        run is None
+        or not run.hours
+        or asked.hours_per_day is not None
+        or asked.days_per_month is not None
+        or result.cost_per_hour is None
+        or result.total_w is None
+    ):
+        return ""
+    kwh = result.total_w * run.hours / 1000
+    cost = money(result.cost_per_hour * run.hours, result.currency, lang)
+    watts = num(result.total_w, lang, 0)
+    return pick(
+        lang,
+        f"**One {run.text} run at {watts} W: {num(kwh, lang, 2)} kWh, {cost}.** ",
+        f"**Une séance de {run.text} à {watts} W : {num(kwh, lang, 2)} kWh, {cost}.** ",
+    )
+
+
 def _span_cost(result: PowerCost, question: str) -> tuple[str, float] | None:
     """The span the question gives (a job's length) and the electricity over it; None without
     one, or for a single month (the monthly figure is then the answer)."""
@@ -233,7 +258,10 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
             if p
         )
     asked = extract_entities(question)
-    text = _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
+    # one run of some hours is the answer; a day of use the tool assumed would be noise
+    text = _job_total(result, asked, lang).strip() or (
+        _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
+    )
     if result.psu is not None:
         text = _psu_line(result, lang) + "\n\n" + text
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:

@@ -1,0 +1,46 @@
+"""Electricity as people write it: a bill's 'unit' is a kWh, '24x7' is always on, one run of a
+few hours is priced as that run; memory another program already holds is not the model's."""
+
+from __future__ import annotations
+
+from assistant import ask
+from assistant.agent.offline.entities import extract_entities
+
+
+def test_a_bills_unit_is_a_kwh_when_power_is_drawn() -> None:
+    ent = extract_entities(
+        "the whole PC pulls around 260 watts from the wall 24x7. my slab is about Rs 8 per unit."
+    )
+    assert ent.electricity_price is not None and ent.electricity_price.amount == 8.0
+    assert ent.electricity_price.currency == "INR" and ent.always_on
+    # a price per unit with no power drawn is no electricity price
+    assert extract_entities("The RTX 4090 costs $1600 per unit").electricity_price is None
+
+
+def test_a_price_per_kwh_is_enough_to_price_the_electricity() -> None:
+    answer = ask(
+        "if i leave lc0 running 24x7 the whole PC pulls around 260 watts from the wall. "
+        "my slab is about Rs 8 per unit. how much per month is that?"
+    )
+    power = [c for c in answer.tool_calls if c.name == "power_cost"]
+    assert power and power[0].arguments["hours_per_day"] == 24.0
+    assert answer.text.startswith(
+        "**The machine at 260 W for 24 h a day, at ₹8.00/kWh: ₹1,498 a month**"
+    )
+
+
+def test_one_run_of_some_hours_is_priced_as_that_run() -> None:
+    answer = ask(
+        "My rig draws 600 W. A training run takes 5 h. What does the electricity cost at 0.30 €/kWh?"
+    )
+    assert answer.text.startswith("**One 5 h run at 600 W: 3 kWh, €0.90.**")
+    assert "8 h a day" not in answer.text
+    fr = ask("Une session de vol de 3 h, je mesure ~650 W, à 0,7562 €/kWh : ça coûte combien ?")
+    assert fr.text.startswith("**Une séance de 3 h à 650 W : 1,95 kWh, 1,47\u00a0€.**")
+
+
+def test_memory_a_simulator_holds_is_not_the_models() -> None:
+    ent = extract_entities(
+        "je vole sur MSFS 2024 avec une RTX 4080 Super 16 Go. Le simu prend déjà 12 à 14 Go de VRAM."
+    )
+    assert ent.memory_in_use_gb == 14.0

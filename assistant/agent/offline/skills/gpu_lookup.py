@@ -165,11 +165,71 @@ def _link_answer(card: GpuCard, lang: Lang) -> str:
     )
 
 
+def _project_fit(card: GpuCard, question: str, lang: Lang) -> str:
+    """'Is this project possible on my 4 GB GTX 1650 Ti?' with no model named: what the card's
+    memory holds at each precision (the rule of bytes per parameter), since the project's model
+    decides. Empty when the question names a model or asks for a figure."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.entities import extract_entities
+    from assistant.knowledge.models import load_memory_rules
+
+    named = concepts_in(question)
+    if not card.vram_gb or "fit" not in named or "spec_quantity" in named:
+        return ""  # 'how much VRAM does it have?' asks for the figure, not a verdict
+    ent = extract_entities(question)
+    if ent.models or ent.model_size_b or ent.unsized_models:
+        return ""
+    rules = load_memory_rules()
+    free = card.vram_gb - rules.cuda_context_gb
+    sizes = []
+    for name in rules.precision_choices.get("inference", []):
+        fmt = rules.format(name)
+        if fmt is not None and free > 0 and fmt.name != "fp8":
+            sizes.append((fmt.name.upper(), free / fmt.bytes_per_param))
+    if not sizes:
+        return ""
+    parts = [
+        pick(
+            lang,
+            f"{num(b, lang, 1)}B{' parameters' if i == 0 else ''} in {fmt}",
+            f"{num(b, lang, 1)} Md{' de paramètres' if i == 0 else ''} en {fmt}",
+        )
+        for i, (fmt, b) in enumerate(sizes)
+    ]
+    held = (
+        ", ".join(parts[:-1]) + pick(lang, " or ", " ou ") + parts[-1]
+        if len(parts) > 1
+        else parts[0]
+    )
+    gb = num(card.vram_gb, lang, 0)
+    return pick(
+        lang,
+        f"**It depends on the model the project loads, which the question does not name.** "
+        f"{card.name} has {gb} GB: for running a model (inference), that holds one of about "
+        f"{held}, once {rules.cuda_context_gb:g} GB of CUDA context is set aside (weights "
+        "only; the context length and batch add to it, and training needs several times more). "
+        "The project's README or model card gives the model and its size to check against.",
+        f"**Cela dépend du modèle que charge le projet, et la question ne le dit pas.** "
+        f"{card.name} a {gb} Go : pour faire tourner un modèle (inférence), cela tient un modèle "
+        f"d'environ {held}, une fois {rules.cuda_context_gb:g} Go réservés au contexte CUDA (poids seuls ; "
+        "la longueur de contexte et le batch s'y ajoutent, et l'entraînement demande plusieurs fois "
+        "plus). Le README du projet ou la fiche du modèle donne le modèle et sa taille à comparer.",
+    )
+
+
 def render(result: GpuLookup, question: str, lang: Lang) -> str:
-    """The card's headline, the figures asked first, then the rest and its CUDA features."""
+    """The card's headline, the figures asked first, then the rest and its CUDA features; a
+    question whether a project runs on it, with no model named, first gets what its memory holds."""
     card = result.gpu
     if not result.found or card is None:
         return render_unknown(result.query, result.suggestions, lang)
+    fit = _project_fit(card, question, lang)
+    if fit:
+        return fit + "\n\n" + _sheet(result, card, question, lang)
+    return _sheet(result, card, question, lang)
+
+
+def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
     sep = " : " if lang == "fr" else ": "
     caveat = not_curated_line(result.curated, result.provenance, lang)
     headline = _headline(card, lang)

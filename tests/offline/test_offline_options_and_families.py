@@ -150,3 +150,12 @@ def test_a_model_number_ending_in_g_is_no_memory_size() -> None:
     # 'A10G' is AWS's 24 GB A10 variant, not a card with 10 GB
     assert extract_entities("g5.xlarge (A10G) or g6.xlarge (L4)?").card_memory == {}
     assert extract_entities("my GTX 970 (3.5gb) card").card_memory == {"GeForce GTX 970": 3.5}
+
+
+def test_options_weighed_across_sentences_keep_every_card() -> None:
+    question = (
+        "So, no chance to train a Lora with a 4070 TI Super of 16Gb? Maybe will be possible in "
+        "the future or only ppl with 3090's & 4090's GPU's can train Loras for FLUX?"
+    )
+    calls = [args["gpu"] for name, args in _calls(question) if name == "workload_fit"]
+    assert calls == ["GeForce RTX 4070 Ti Super", "GeForce RTX 3090", "GeForce RTX 4090"]

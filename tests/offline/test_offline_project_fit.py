@@ -18,3 +18,9 @@ def test_a_figure_asked_is_a_spec_answer_not_a_project_verdict() -> None:
     answer = ask("How much VRAM does the RTX 4090 have?")
     assert not answer.text.startswith("**It depends on the model")
     assert "24 GB" in answer.text
+
+
+def test_a_feature_or_figure_asked_of_the_card_is_no_project_question() -> None:
+    for question in ("Does the RTX 4090 have NVLink?", "Is the 3090 an Ampere card?"):
+        assert not ask(question).text.startswith("**It depends on the model")
+    assert ask("Is the RTX 3060 enough?").text.startswith("**It depends on the model")

@@ -78,9 +78,9 @@ def merge_entities(base: Entities, newer: Entities) -> Entities:
             continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
     merged = Entities.model_validate(data)
-    if base.options and set(newer.gpus) < set(base.gpus):
+    if base.options and len(newer.gpus) > 1 and set(newer.gpus) < set(base.gpus):
         # options weighed across sentences ('no chance with a 4070 Ti Super? … only 3090s and
-        # 4090s?'): a clause naming some of them does not drop the others
+        # 4090s?'): a clause listing some of them does not drop the others
         merged.gpus, merged.options = list(base.gpus), True
     if base.money and newer.money:
         # A clause's amounts as the whole message reads them: in its currency, a bare '$' as the

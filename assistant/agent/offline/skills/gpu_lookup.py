@@ -174,8 +174,14 @@ def _project_fit(card: GpuCard, question: str, lang: Lang) -> str:
     from assistant.knowledge.models import load_memory_rules
 
     named = concepts_in(question)
-    if not card.vram_gb or not named & {"fit", "capability"} or "spec_quantity" in named:
-        return ""  # 'how much VRAM does it have?' asks for the figure, not a verdict
+    if (
+        not card.vram_gb
+        or not named & {"fit", "capability"}
+        or named & {"spec_quantity", "model_task"}
+    ):
+        # 'how much VRAM does it have?' asks for the figure, not a verdict; training needs
+        # several times what these inference sizes say
+        return ""
     if set(asked_fields(question)) - {"vram_gb"}:
         return ""  # 'does it have NVLink?', 'is it an Ampere card?': a figure or a feature
     ent = extract_entities(question)

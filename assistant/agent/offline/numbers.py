@@ -81,7 +81,7 @@ _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
 @cache
 def _duration_re() -> re.Pattern[str]:
     # 'per working day': a day of work qualified with the working-day words of quantities.toml
-    from assistant.agent.offline.quantities import alternation, tables
+    from assistant.agent.offline.phrases import alternation, tables
 
     qualifiers = alternation(tables()["working_days"]["qualifiers"])
     return re.compile(

@@ -7,13 +7,12 @@ The words that decide (idle, always on, per year) are data in `quantities.toml`.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
+from assistant.agent.offline.phrases import alternation, tables
 
 # A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
 _COUNT_WORDS = {
@@ -49,13 +48,6 @@ _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
-def tables() -> dict[str, dict[str, list[str]]]:
-    """quantities.toml, read and parsed once: each table's word lists."""
-    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
-    return tomllib.loads(text)
-
-
-@lru_cache(maxsize=1)
 def _vocabulary() -> dict[str, re.Pattern[str]]:
     out = {}
     for table, lists in tables().items():
@@ -68,12 +60,6 @@ def _vocabulary() -> dict[str, re.Pattern[str]]:
             parts += [f"(?:{alternation(joined)})"] if joined else []
             out[key] = re.compile("|".join(parts), re.I)
     return out
-
-
-def alternation(phrases: list[str]) -> str:
-    """A regex alternation of phrases, longest first, spaces flexible."""
-    ordered = sorted(set(phrases), key=len, reverse=True)
-    return "|".join(r"\s*".join(map(re.escape, p.split())) for p in ordered)
 
 
 def phrase_spans(kind: str, text: str) -> list[tuple[int, int]]:

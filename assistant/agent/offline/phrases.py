@@ -1,0 +1,22 @@
+"""The word lists of quantities.toml, read once, and how a list becomes a regex alternation: the
+lowest layer of the quantity readers, so that the number parser can use them too."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+from importlib import resources
+
+
+@lru_cache(maxsize=1)
+def tables() -> dict[str, dict[str, list[str]]]:
+    """quantities.toml, read and parsed once: each table's word lists."""
+    text = resources.files("assistant.agent.offline").joinpath("quantities.toml").read_text("utf-8")
+    return tomllib.loads(text)
+
+
+def alternation(phrases: list[str]) -> str:
+    """A regex alternation of phrases, longest first, spaces flexible."""
+    ordered = sorted(set(phrases), key=len, reverse=True)
+    return "|".join(r"\s*".join(map(re.escape, p.split())) for p in ordered)

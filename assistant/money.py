@@ -429,6 +429,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
     found: list[ParsedMoney] = []
     taken: list[tuple[int, int]] = []
     bare: set[int] = set()  # where an amount's only currency sign is '$'
+    bare_cents: set[int] = set()  # cents with no currency said ('34c/kWh')
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):
             start, end = m.span()
@@ -439,7 +440,10 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 unit = m.group("cents").lower()
                 euro = m.group("of_euro") or unit in _EURO_CENTS
                 cur: Currency = "GBP" if unit in _PENCE else "EUR" if euro else "USD"
-                cur = _cents_code_after(text, end) or cur  # '38c/kWh (AUD)
+                coded = _cents_code_after(text, end)  # '38c/kWh (AUD)'
+                if coded is None and cur == "USD":
+                    bare_cents.add(start)
+                cur = coded or cur
             else:
                 cur = _yen_or_yuan(
                     normalize_currency(m.group("cur").replace("US$", "$")), m.group("cur"), text
@@ -477,21 +481,28 @@ def parse_money(text: str) -> list[ParsedMoney]:
             )
             taken.append((start, end))
     found.sort(key=lambda p: p.start)
-    return _local_dollars(found, bare, text)
+    return _local_dollars(found, bare, text, bare_cents)
 
 
 _OTHER_DOLLARS = frozenset({"CAD", "AUD", "NZD", "SGD", "HKD"})
 _US_EXPLICIT = re.compile(r"\$\s?US\b|US\$|\bUSD\b|dollars? (?:US|américains?)\b", re.I)
 
 
-def _local_dollars(found: list[ParsedMoney], bare: set[int], text: str) -> list[ParsedMoney]:
+def _local_dollars(
+    found: list[ParsedMoney], bare: set[int], text: str, bare_cents: set[int] | None = None
+) -> list[ParsedMoney]:
     """A bare '$' is the other dollar of a message that writes both that one and the US dollar
-    explicitly ('900 $ CA … 0,35 $ US/h … 0,08 $/kWh': the last is Canadian)."""
+    explicitly ('900 $ CA … 0,35 $ US/h … 0,08 $/kWh': the last is Canadian); bare cents are
+    the cents of a message's only other dollar ('AU$1.35/hr … 34c/kWh': Australian cents)."""
     others = {p.currency for p in found if p.currency in _OTHER_DOLLARS}
-    if len(others) != 1 or not _US_EXPLICIT.search(text):
+    if len(others) != 1:
         return found
     local = next(iter(others))
-    return [p.model_copy(update={"currency": local}) if p.start in bare else p for p in found]
+    local_signs = bare if _US_EXPLICIT.search(text) else set()
+    local_signs = local_signs | (bare_cents or set())
+    return [
+        p.model_copy(update={"currency": local}) if p.start in local_signs else p for p in found
+    ]
 
 
 def _currency_or_none(value: object) -> object:

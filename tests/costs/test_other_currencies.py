@@ -110,3 +110,15 @@ def test_a_kwh_price_is_bounded_in_euros_not_in_units() -> None:
     assert PowerQuery(power_w=300, electricity_price_per_kwh=120, currency="XOF")
     with pytest.raises(ValidationError):
         PowerQuery(power_w=300, electricity_price_per_kwh=120, currency="EUR")
+
+
+def test_bare_cents_are_the_messages_other_dollar() -> None:
+    from assistant.money import parse_money
+
+    found = parse_money("A g6.xlarge in Sydney is AU$1.35/hr on-demand; our power is 34c/kWh")
+    assert [(p.amount, p.currency, p.per) for p in found] == [
+        (1.35, "AUD", "hour"),
+        (0.34, "AUD", "kwh"),
+    ]
+    # with no other dollar, cents stay US cents
+    assert parse_money("power is 34c/kWh")[0].currency == "USD"

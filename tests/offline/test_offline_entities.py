@@ -278,3 +278,12 @@ def test_a_price_per_million_tokens_is_neither_a_budget_nor_an_hourly_rate() -> 
     assert [m.amount for m in extract_entities("$0.15 per 1M tokens, or a $1,600 4090?").money] == [
         1600.0
     ]
+
+
+def test_a_fine_tune_someone_owns_is_a_model_to_serve() -> None:
+    served = extract_entities(
+        "We want to serve Llama 3.1 8B Instruct in FP16 (our Yoruba/Hausa fine-tune) with vLLM"
+    )
+    assert served.method == "inference"
+    assert extract_entities("I want to fine-tune Llama 3 8B on my 4090").method == "finetune"
+    assert extract_entities("Can I fine-tune my model on a T4?").method == "finetune"

@@ -159,3 +159,12 @@ def test_options_weighed_across_sentences_keep_every_card() -> None:
     )
     calls = [args["gpu"] for name, args in _calls(question) if name == "workload_fit"]
     assert calls == ["GeForce RTX 4070 Ti Super", "GeForce RTX 3090", "GeForce RTX 4090"]
+
+
+def test_cloud_instances_named_as_options_are_checked_against_the_model() -> None:
+    question = (
+        "We want to serve Llama 3.1 8B in FP16 with vLLM. Cheapest of g4dn.xlarge (T4), "
+        "g5.xlarge (A10G), g6.xlarge (L4)? will FP16 fit on the T4?"
+    )
+    fits = [args["gpu"] for name, args in _calls(question) if name == "workload_fit"]
+    assert fits == ["T4", "A10G", "L4"]

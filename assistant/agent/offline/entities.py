@@ -859,7 +859,10 @@ def extract_entities(text: str) -> Entities:
     elif phrase_spans("unquantized", text):
         ent.precision = "fp16"  # 'without quantization': the 16-bit weights as published
     for method, pattern in _METHOD:
-        if any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text)):
+        if any(
+            not _NEGATED.search(text[: m.start()]) and not _owned_model(text, m)
+            for m in pattern.finditer(text)
+        ):
             ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune
             break
     if ent.method == "full" and _MIXED.search(text):
@@ -901,6 +904,21 @@ _RUNS_BEFORE = re.compile(
     r"experiments?|passes|passages?|lancements?|t[aâ]ches?|tasks?)\s+(?:de|of|d'|x|×|à|at)\s*$",
     re.IGNORECASE,
 )
+
+
+_FINE_TUNE_NOUN = re.compile(r"fine[- ]?tunes?|finetunes?", re.I)
+OWNED_SPAN = 3  # words between 'our' and 'fine-tune': 'our Yoruba/Hausa fine-tune'
+
+
+def _owned_model(text: str, m: re.Match[str]) -> bool:
+    """'our Yoruba/Hausa fine-tune': the noun names a model someone made, not a job to do."""
+    from assistant.agent.offline.phrases import tables
+
+    if not _FINE_TUNE_NOUN.fullmatch(m.group(0)):
+        return False
+    owners = {w.lower() for w in tables()["owned_model"]["phrases"]}
+    words = re.findall(r"[\w'/-]+", text[: m.start()].lower())[-(OWNED_SPAN + 1) :]
+    return bool(owners & set(words))
 
 
 def _memory_from_total(ent: Entities) -> None:

@@ -34,7 +34,7 @@ log = get_logger(__name__)
 SEARCH_TOOL = "search_corpus"
 # Intents of a question about which card to have (not what renting or buying one costs).
 CARD_CHOICE = frozenset(
-    {"gpu_compare", "gpu_lookup", "workload_fit", "models_for", "recommend_gpus", "llm_speed",
+    {"gpu_compare", "gpu_lookup", "cloud_instances", "workload_fit", "models_for", "recommend_gpus", "llm_speed",
      "guide_coverage", "gpu_capability"}
 )  # fmt: skip
 MAX_CALLS = 14  # a feature matrix takes up to 12 checks (gpu_capability.MAX_CHECKS)

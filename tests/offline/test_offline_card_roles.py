@@ -304,3 +304,17 @@ def test_methods_compared_over_two_cards_say_the_figures_are_per_card() -> None:
     first = ask("Can I fine-tune Llama 65B on two RTX 3090s?").text.split("\n")[0]
     assert "2 × GeForce RTX 3090" in first
     assert "per card" in first
+
+
+def test_more_memory_than_the_card_has_is_corrected_first() -> None:
+    from assistant import ask
+
+    answer = ask("My RTX 4090 has 48 GB, can I run Llama 70B at q4?")
+    assert answer.text.startswith(
+        "**Note: the GeForce RTX 4090 has 24 GB, less than the message says**"
+    )
+    assert "48 GB" not in answer.text  # a claimed figure is never echoed
+    fr = ask("Ma RTX 3060 a 24 Go, je peux faire tourner un 13B en q4 ?")
+    assert fr.text.startswith("**À noter : la GeForce RTX 3060")
+    # less than listed is the asker's own variant, not a premise to correct
+    assert not ask("RTX 3060 with 6GB, can I run SDXL?").text.startswith("**Note")

@@ -179,9 +179,11 @@ def card_vendors(names: list[str]) -> set[str]:
 
 def own_variants(
     text: str, known: list[str], spans: list[CardSpan]
-) -> tuple[list[str], list[CardSpan], dict[str, float]]:
+) -> tuple[list[str], list[CardSpan], dict[str, float], dict[str, float]]:
     """The cards as the asker has them: a memory size they give picks the variant that has it
-    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs."""
+    ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs; a
+    larger one no variant has is a false premise, returned apart to be corrected ('my 4090 has
+    48 GB')."""
     from assistant.knowledge.gpu_names import LAPTOP, tokens
     from assistant.knowledge.matching import match_gpu, memory_variant
 
@@ -189,6 +191,7 @@ def own_variants(
     laptop = LAPTOP in tokens(text)
     renamed: dict[str, str] = {}
     memory: dict[str, float] = {}
+    claims: dict[str, float] = {}
     for name, size in stated.items():
         card = match_gpu(name).gpu
         if card is None or card.vram_gb == size:
@@ -202,9 +205,11 @@ def own_variants(
             # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
             # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
             memory[name] = size
+        elif card.vram_gb and card.curated and not card.unified_memory:
+            claims[name] = size  # a long-tail card lists one size of several; a Mac its largest
     if renamed:
         known = list(dict.fromkeys(renamed.get(k, k) for k in known))
         spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
     first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
     known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
-    return known, spans, memory
+    return known, spans, memory, claims

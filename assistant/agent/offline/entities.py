@@ -173,6 +173,10 @@ class Entities(BaseModel):
         default_factory=dict,
         description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
     )
+    memory_claims: dict[str, float] = Field(
+        default_factory=dict,
+        description="More memory than the card has, as the asker says ('my 4090 has 48 GB')",
+    )
     card_counts: dict[str, int] = Field(
         default_factory=dict, description="How many of each named card ('4x 4060ti' → 4)"
     )
@@ -772,9 +776,10 @@ def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
     gpus, unknown, suggestions, card_spans, unknown_spans = _gpus(text)
-    gpus, card_spans, memory = own_variants(text, gpus, card_spans)
+    gpus, card_spans, memory, claims = own_variants(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
+    ent.memory_claims = claims
     ent.options = are_options(text, card_spans)
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)

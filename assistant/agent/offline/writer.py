@@ -17,7 +17,7 @@ from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.sentences import MIN_CLAUSE_WORDS, asked_sentences
 from assistant.agent.offline.skills import get_skill
-from assistant.agent.offline.texts import localized_name, num, pick
+from assistant.agent.offline.texts import gb, localized_name, num, pick
 from assistant.knowledge.names import fold
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import STOPWORDS, Lang, cjk_language
@@ -930,6 +930,30 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     return bool(passages) and names_the_domain(reading.text, reading.entities)
 
 
+def _memory_corrections(reading: Reading) -> list[str]:
+    """A false premise about a card's memory, corrected first: 'my 4090 has 48 GB'."""
+    from assistant.knowledge.matching import match_gpu
+
+    lang = reading.language
+    out = []
+    for name in reading.entities.memory_claims:
+        card = match_gpu(name).gpu
+        if card is None or not card.vram_gb:
+            continue
+        # the size claimed is not repeated: a figure planted in a message is never echoed
+        has = gb(card.vram_gb, lang)
+        out.append(
+            pick(
+                lang,
+                f"**Note: the {card.name} has {has}, less than the message says**; what follows "
+                f"uses {has}.",
+                f"**À noter : la {card.name} a {has}, moins que ce que dit le message** ; la "
+                f"suite compte {has}.",
+            )
+        )
+    return out
+
+
 def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     """The final Markdown answer for the turn, from the tool results and passages."""
     reading = read_turn(conversation)
@@ -952,6 +976,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
+    parts.extend(_memory_corrections(reading))
     unknown = _unknown_cards(reading)
     if unknown:
         parts.append(" ".join(unknown))

@@ -101,6 +101,12 @@ class PowerQuery(MoneyQuery):
         le=20_000,
         description="Rating of the machine's power supply, in watts, to check against the cards",
     )
+    other_gpus: list[str] = Field(
+        default_factory=list,
+        max_length=8,
+        description="Other cards in the same machine, added to the power-supply check "
+        "('an RTX 4080 Super plus an RTX 3060')",
+    )
 
 
 class PsuCheck(BaseModel):
@@ -165,6 +171,9 @@ class PowerCost(CostResult):
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
     psu: PsuCheck | None = Field(default=None, description="The power-supply check, when asked")
+    other_gpus: list[str] = Field(
+        default_factory=list, description="The other cards of the machine in the supply check"
+    )
     formula: str = FORMULA
     formula_fr: str = FORMULA_FR
     inputs: dict[str, float] = Field(default_factory=dict)
@@ -360,6 +369,9 @@ def power_cost(q: PowerQuery) -> PowerCost:
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
         psu=psu,
+        other_gpus=[c.name for n in q.other_gpus for c in [match_gpu(n).gpu] if c is not None]
+        if psu is not None
+        else [],
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
                 "machines": machines, "rest_of_machine_watts": rest_w, "pue": pue,
                 "idle_hours_per_day": idle_hours,
@@ -405,6 +417,19 @@ def _machines(
     return machines, rest
 
 
+def _other_cards_w(names: list[str], assumptions: list[str]) -> float:
+    """The board power of the other cards in the machine (their TDP from the catalog)."""
+    from assistant.knowledge.matching import match_gpu
+
+    total = 0.0
+    for name in names:
+        card = match_gpu(name).gpu
+        if card is not None and card.tdp_w:
+            total += card.tdp_w
+            assumptions.append(f"{card.name} in the same machine: {card.tdp_w:g} W (its TDP).")
+    return total
+
+
 def _psu_check(
     q: PowerQuery,
     row: CardDraw | None,
@@ -418,8 +443,8 @@ def _psu_check(
         return None  # a supply is checked against named cards, never against a bare wattage
     data = load_running_costs()
     n = q.gpu_count
-    cards_w = board_w * n
-    if n == 1 and row is not None and row.psu_w:
+    cards_w = board_w * n + _other_cards_w(q.other_gpus, assumptions)
+    if n == 1 and row is not None and row.psu_w and not q.other_gpus:
         recommended, basis = row.psu_w, "vendor"
         sources.append(row.source)
     else:

@@ -245,3 +245,14 @@ def test_rent_vs_buy_rents_as_many_cards_as_it_buys() -> None:
     assert eight.break_even_hours is not None and one.break_even_hours is not None
     assert eight.break_even_hours < one.break_even_hours
     assert any("per card × 8 cards" in a for a in eight.assumptions)
+
+
+def test_a_supply_is_checked_against_every_card_of_the_machine() -> None:
+    from assistant.tools.power import PowerQuery, power_cost
+
+    both = power_cost(PowerQuery(gpu="RTX 4080 Super", psu_w=850, other_gpus=["RTX 3060 12GB"]))
+    assert both.psu is not None and both.psu.cards_w == 320 + 170
+    assert both.psu.basis == "estimate" and both.psu.verdict != "enough"
+    assert both.other_gpus == ["GeForce RTX 3060 12GB"]
+    alone = power_cost(PowerQuery(gpu="RTX 4080 Super", psu_w=850))
+    assert alone.psu is not None and alone.psu.verdict == "enough" and alone.other_gpus == []

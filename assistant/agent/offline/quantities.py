@@ -73,13 +73,24 @@ _LENGTH = re.compile(
 )
 
 
+RATE_AFTER_SPAN = 16  # room after 'of audio' for 'a year', 'par an'
+
+
 def media_lengths(text: str) -> list[tuple[int, int]]:
     """Durations that measure recorded media ('20 min of audio', "20 min d'acapella"), not time
-    spent: where each such length and its media words are written."""
+    spent: where each such length and its media words are written. A length per period ("200 h
+    d'audio par an") is a workload to process, a pattern of use, and stays."""
     spans = []
     for start, end in phrase_spans("media_length", text):
         m = _LENGTH.search(text[max(0, start - 16) : start])
-        if m:
+        after = text[end : end + RATE_AFTER_SPAN]
+        per = [
+            s
+            for kind in ("per_year", "per_month", "per_day")
+            for s in phrase_spans(kind, after)
+            if s[0] <= 2
+        ]
+        if m and not per:
             spans.append((max(0, start - 16) + m.start(), end))
     return spans
 

@@ -146,12 +146,15 @@ def _rent_line(result: PowerCost, lang: Lang) -> str:
 
 
 def _psu_line(result: PowerCost, lang: Lang) -> str:
-    """'No: a 250 W supply is too small for a Radeon RX 6600 XT (the vendor recommends 500 W)'."""
+    """'No: a 250 W supply is too small for a Radeon RX 6600 XT (the vendor recommends 500 W)';
+    the other cards of the machine, when there are, added up with it."""
     psu = result.psu
     if psu is None:
         return ""
     n, name = result.gpu_count, result.gpu or pick(lang, "the card", "la carte")
     who = f"{n} × {name}" if n > 1 else name
+    if result.other_gpus:
+        who, n = " + ".join([who, *result.other_gpus]), n + len(result.other_gpus)
     have, want = num(psu.psu_w, lang, 0), num(psu.recommended_w, lang, 0)
     cards = num(psu.cards_w, lang, 0)
     basis = (
@@ -456,6 +459,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     elif alone and whole.wall_w is not None:
         # The whole machine measured at the plug: the bill follows that, not the card's TGP.
         return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
+    if (
+        not alone
+        and whole.psu_w is not None
+        and not whole.options
+        and "psu" in concepts_in(reading.text)
+    ):
+        # 'is my 850 W PSU enough for a 4080 Super plus a 3060?': one machine, its cards' draws
+        # added up against the supply
+        others = [c["gpu"] for c in calls[1:] if c.get("gpu")]
+        return [{**calls[0], "psu_w": whole.psu_w, "other_gpus": others}]
     if not alone:
         _compared_use(calls, whole, ent, work)
     if (

@@ -44,3 +44,21 @@ def test_memory_a_simulator_holds_is_not_the_models() -> None:
         "je vole sur MSFS 2024 avec une RTX 4080 Super 16 Go. Le simu prend déjà 12 à 14 Go de VRAM."
     )
     assert ent.memory_in_use_gb == 14.0
+
+
+def test_a_replaced_card_leaves_the_supply() -> None:
+    from assistant.agent.offline.planner import tool_calls_for
+    from assistant.agent.offline.reading import Conversation, read_turn
+
+    def power_calls(question: str) -> list[dict]:
+        calls = tool_calls_for(read_turn(Conversation(question)))
+        return [c.args for c in calls if c.name == "power_cost"]
+
+    both = power_calls("Is my 850 W PSU enough for an RTX 4080 Super plus an RTX 3060?")
+    assert both and both[0]["other_gpus"] == ["GeForce RTX 3060 12GB"]
+    replaced = power_calls(
+        "Une RTX 5090 pour remplacer la P4000 dans la même tour : mon alim de 650 W suffit ?"
+    )
+    assert (
+        replaced and replaced[0]["gpu"] == "GeForce RTX 5090" and not replaced[0].get("other_gpus")
+    )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.numbers import HOURS_PER_UNIT
-from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year
+from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year, phrase_spans
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
@@ -466,8 +466,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         and "psu" in concepts_in(reading.text)
     ):
         # 'is my 850 W PSU enough for a 4080 Super plus a 3060?': one machine, its cards' draws
-        # added up against the supply
-        others = [c["gpu"] for c in calls[1:] if c.get("gpu")]
+        # added up against the supply; 'a 5090 to replace the P4000': the new card alone
+        replaced = bool(phrase_spans("replaces", reading.text))
+        others = [] if replaced else [c["gpu"] for c in calls[1:] if c.get("gpu")]
         return [{**calls[0], "psu_w": whole.psu_w, "other_gpus": others}]
     if not alone:
         _compared_use(calls, whole, ent, work)

@@ -66,7 +66,18 @@ class Reading:
         own = self.clause_entities.get(intent)
         if own is None:
             return self.entities
-        return merge_entities(self.entities, own)
+        merged = merge_entities(self.entities, own)
+        base = self.entities
+        if (
+            intent == "workload_fit"
+            and base.options
+            and len(own.gpus) > 1
+            and set(own.gpus) < set(base.gpus)
+        ):
+            # options checked against one model across sentences ('no chance with a 4070 Ti
+            # Super? … only 3090s and 4090s?'): a clause listing some does not drop the others
+            merged.gpus, merged.options = list(base.gpus), True
+        return merged
 
 
 def merge_entities(base: Entities, newer: Entities) -> Entities:
@@ -78,10 +89,6 @@ def merge_entities(base: Entities, newer: Entities) -> Entities:
             continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
     merged = Entities.model_validate(data)
-    if base.options and len(newer.gpus) > 1 and set(newer.gpus) < set(base.gpus):
-        # options weighed across sentences ('no chance with a 4070 Ti Super? … only 3090s and
-        # 4090s?'): a clause listing some of them does not drop the others
-        merged.gpus, merged.options = list(base.gpus), True
     if base.money and newer.money:
         # A clause's amounts as the whole message reads them: in its currency, a bare '$' as the
         # message's dollar ('… 900 $ CA … 0,35 $ US/h … l'électricité à 0,08 $/kWh').

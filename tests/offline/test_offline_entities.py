@@ -287,3 +287,8 @@ def test_a_fine_tune_someone_owns_is_a_model_to_serve() -> None:
     assert served.method == "inference"
     assert extract_entities("I want to fine-tune Llama 3 8B on my 4090").method == "finetune"
     assert extract_entities("Can I fine-tune my model on a T4?").method == "finetune"
+
+
+def test_fine_tune_after_my_as_a_verb_is_still_the_job() -> None:
+    assert extract_entities("my plan is to fine-tune Llama 3 8B on a 4090").method == "finetune"
+    assert extract_entities("mon but est de fine-tune Mistral 7B").method == "finetune"

@@ -921,9 +921,12 @@ def _owned_model(text: str, m: re.Match[str]) -> bool:
 
     if not _FINE_TUNE_NOUN.fullmatch(m.group(0)):
         return False
-    owners = {w.lower() for w in tables()["owned_model"]["phrases"]}
+    table = tables()["owned_model"]
+    owners = {w.lower() for w in table["phrases"]}
     words = re.findall(r"[\w'/-]+", text[: m.start()].lower())[-(OWNED_SPAN + 1) :]
-    return bool(owners & set(words))
+    at = max((i for i, w in enumerate(words) if w in owners), default=None)
+    # 'my plan is to fine-tune': a verb after 'to', not a model someone owns
+    return at is not None and not set(table["verb_links"]) & set(words[at:])
 
 
 def _memory_from_total(ent: Entities) -> None:

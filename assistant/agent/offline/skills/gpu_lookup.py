@@ -176,6 +176,7 @@ def _project_fit(card: GpuCard, question: str, lang: Lang) -> str:
     named = concepts_in(question)
     if (
         not card.vram_gb
+        or card.unified_memory  # a Mac chip's listed size is its largest, not the asker's
         or not named & {"fit", "capability"}
         or named & {"spec_quantity", "model_task"}
     ):

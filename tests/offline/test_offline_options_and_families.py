@@ -168,3 +168,12 @@ def test_cloud_instances_named_as_options_are_checked_against_the_model() -> Non
     )
     fits = [args["gpu"] for name, args in _calls(question) if name == "workload_fit"]
     assert fits == ["T4", "A10G", "L4"]
+
+
+def test_two_models_asked_in_two_sentences_are_each_checked_at_their_precision() -> None:
+    question = (
+        "with 4x MI50 = 128GB can I run Llama 3.3 70B at Q8_0? and Qwen3-235B-A22B at Q4_K_M? "
+        "roughly what tokens/s"
+    )
+    fits = [(a["model"], a["precision"]) for name, a in _calls(question) if name == "workload_fit"]
+    assert fits == [("Llama 3.1 70B", "q8_0"), ("Qwen3 235B-A22B", "q4_k_m")]

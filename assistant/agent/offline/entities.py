@@ -173,6 +173,10 @@ class Entities(BaseModel):
         default_factory=dict,
         description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
     )
+    model_precisions: dict[str, str] = Field(
+        default_factory=dict,
+        description="The precision each sentence gives the model it names, when several are asked",
+    )
     memory_claims: dict[str, float] = Field(
         default_factory=dict,
         description="More memory than the card has, as the asker says ('my 4090 has 48 GB')",

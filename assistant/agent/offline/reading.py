@@ -77,7 +77,21 @@ class Reading:
             # options checked against one model across sentences ('no chance with a 4070 Ti
             # Super? … only 3090s and 4090s?'): a clause listing some does not drop the others
             merged.gpus, merged.options = list(base.gpus), True
+        if intent == "workload_fit" and own.models and set(own.models) < set(base.models):
+            # two models asked in two sentences ('70B at Q8_0? and Qwen3-235B at Q4_K_M?'):
+            # each is checked, the clause's first, each at the precision its sentence gives
+            merged.models = list(dict.fromkeys([*own.models, *base.models]))
+            merged.model_precisions = self._precision_by_model()
         return merged
+
+    def _precision_by_model(self) -> dict[str, str]:
+        """The precision each sentence gives the one model it names."""
+        found: dict[str, str] = {}
+        for clause in split_clauses(self.text):
+            ent = extract_entities(clause)
+            if len(ent.models) == 1 and ent.precision:
+                found.setdefault(ent.models[0], ent.precision)
+        return found
 
 
 def merge_entities(base: Entities, newer: Entities) -> Entities:

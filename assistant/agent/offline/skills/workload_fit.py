@@ -758,8 +758,13 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     )
     named = _named_models(ent, model)
     if len(named) > 1:
-        # 'Llama 3.2 3B at Q4, or drop to 1B?': each model on the same card.
-        return [{**base, "model": m, "params_b": None, **target} for m in named]
+        # 'Llama 3.2 3B at Q4, or drop to 1B?': each model on the same card (at the precision
+        # its own sentence gives, when the models are asked in two sentences).
+        return [
+            {**base, "model": m, "params_b": None,
+             "precision": ent.model_precisions.get(m, base["precision"]), **target}
+            for m in named
+        ]  # fmt: skip
     sibling = _sibling(ent, model)
     return [{**base, **target}] + ([{**base, "model": sibling, **target}] if sibling else [])
 

@@ -154,6 +154,7 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
         chip = chip_target(str(row.get("gpu_name") or ""))
         if chip is not None:
             target, figure_sources = chip.target, {"arch_target": chip.sources[0]}
+    others = _other_chips(row)
     return GpuCard(
         name=str(row["name"]),
         vendor=vendor,
@@ -176,13 +177,14 @@ def card_from_row(row: dict[str, Any], source: Source, provenance: str) -> GpuCa
         figure_sources=figure_sources,
         curated=False,
         provenance=provenance,
-        notes=_variants_note(row),
-        other_chips=_other_chips(row),
+        notes=_variants_note(row, others),
+        other_chips=others,
     )
 
 
 def _other_chips(row: dict[str, Any]) -> list[OtherChip]:
-    """The other chips sold under the row's name with another compute capability, once each."""
+    """The other chips sold under the row's name with another compute capability, once each (a
+    revision of the same chip, GK208B for GK208, is no other chip)."""
     found: dict[str, OtherChip] = {}
     for chip, arch, key in row.get("_variants", []):
         if chip and key != _chip_key(row) and chip not in found:
@@ -193,12 +195,13 @@ def _other_chips(row: dict[str, Any]) -> list[OtherChip]:
     return list(found.values())
 
 
-def _variants_note(row: dict[str, Any]) -> str | None:
+def _variants_note(row: dict[str, Any], others: list[OtherChip]) -> str | None:
     """Other chips sold under the card's name, said so the asker can check which one they have."""
     seen = {
-        f"{chip} ({arch}" + (f", CC {key[0]}.{key[1]}" if key[0] >= 0 else "") + ")"
-        for chip, arch, key in row.get("_variants", [])
-        if chip and key != _chip_key(row)  # a revision of the same chip (GK208B) is no variant
+        f"{o.chip} ({o.architecture}"
+        + (f", CC {o.compute_capability}" if o.compute_capability else "")
+        + ")"
+        for o in others
     }
     if not seen:
         return None
@@ -260,7 +263,7 @@ def _chip_key(row: dict[str, Any]) -> tuple[int, int]:
 def _newer_chip(kept: dict[str, Any] | None, row: dict[str, Any]) -> dict[str, Any]:
     """Of two rows with one name (a GT 730 sold with a Kepler GK208 or an old Fermi GF108), the
     one with the newer chip (higher compute capability; on a tie the later row); the other is
-    remembered as a variant (`_variants_note` leaves out those with the same compute capability,
+    remembered as a variant (`_other_chips` leaves out those with the same compute capability,
     a revision of the same chip or a duplicate row)."""
     if kept is None:
         return row

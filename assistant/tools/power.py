@@ -3,6 +3,8 @@ month; the extra over leaving it idle; and how that compares with renting the sa
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, Field
 
 from assistant.knowledge.prices import hourly_price_range
@@ -15,6 +17,9 @@ from assistant.money import (
     format_unit_price,
 )
 from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, money_context
+
+if TYPE_CHECKING:
+    from assistant.knowledge.gpus import GpuCard
 
 DAYS_PER_YEAR = 365.0
 
@@ -288,7 +293,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
             rent = rng.typical * n
             share = per_hour / rent if rent else None
             sources += rng.sources[:3]
-    psu = _psu_check(q, row, card.tdp_w if card and card.tdp_w else watts, sources, assumptions)
+    others = [c for n in q.other_gpus for c in [match_gpu(n).gpu] if c is not None]
+    psu = _psu_check(
+        q, row, card.tdp_w if card and card.tdp_w else watts, others, sources, assumptions
+    )
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
     # Days of use a month below the calendar's (working days): a year is twelve such months.
@@ -369,9 +377,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
         psu=psu,
-        other_gpus=[c.name for n in q.other_gpus for c in [match_gpu(n).gpu] if c is not None]
-        if psu is not None
-        else [],
+        other_gpus=[c.name for c in others] if psu is not None else [],
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
                 "machines": machines, "rest_of_machine_watts": rest_w, "pue": pue,
                 "idle_hours_per_day": idle_hours,
@@ -417,14 +423,11 @@ def _machines(
     return machines, rest
 
 
-def _other_cards_w(names: list[str], assumptions: list[str]) -> float:
+def _other_cards_w(others: list[GpuCard], assumptions: list[str]) -> float:
     """The board power of the other cards in the machine (their TDP from the catalog)."""
-    from assistant.knowledge.matching import match_gpu
-
     total = 0.0
-    for name in names:
-        card = match_gpu(name).gpu
-        if card is not None and card.tdp_w:
+    for card in others:
+        if card.tdp_w:
             total += card.tdp_w
             assumptions.append(f"{card.name} in the same machine: {card.tdp_w:g} W (its TDP).")
     return total
@@ -434,16 +437,18 @@ def _psu_check(
     q: PowerQuery,
     row: CardDraw | None,
     board_w: float,
+    others: list[GpuCard],
     sources: list[Source],
     assumptions: list[str],
 ) -> PsuCheck | None:
-    """The asked power supply against the cards: the vendor's figure for one card where the data
-    has it, else board power × cards + a typical desktop's rest, rounded up to 50 W."""
+    """The asked power supply against the cards (`others`: the machine's other cards, matched):
+    the vendor's figure for one card where the data has it, else board power × cards + a typical
+    desktop's rest, rounded up to 50 W."""
     if q.psu_w is None or q.gpu is None:
         return None  # a supply is checked against named cards, never against a bare wattage
     data = load_running_costs()
     n = q.gpu_count
-    cards_w = board_w * n + _other_cards_w(q.other_gpus, assumptions)
+    cards_w = board_w * n + _other_cards_w(others, assumptions)
     if n == 1 and row is not None and row.psu_w and not q.other_gpus:
         recommended, basis = row.psu_w, "vendor"
         sources.append(row.source)

@@ -213,19 +213,19 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     A card sold with two chips (a GT 720M with a Kepler or a Fermi) gets the other chip's verdict
     too, where it differs.
     """
-    result = _support(query)
-    card = _resolve_gpu(query.gpu)[4]
+    resolved = _resolve_gpu(query.gpu)
+    result = _support(query, resolved)
+    card = resolved[4]
     if card is None or not card.other_chips or result.supported == "unknown":
         return result
     others = []
     for other in card.other_chips:
         if other.compute_capability is None:
             continue
-        checked = _support(
-            SoftwareSupportQuery(
-                gpu=f"compute capability {other.compute_capability}", software=query.software
-            )
+        chip_query = SoftwareSupportQuery(
+            gpu=f"compute capability {other.compute_capability}", software=query.software
         )
+        checked = _support(chip_query, _resolve_gpu(chip_query.gpu))
         if checked.supported not in (result.supported, "unknown"):
             others.append(
                 ChipSupport(
@@ -242,8 +242,12 @@ def software_support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
     return result.model_copy(update={"other_chips": others}) if others else result
 
 
-def _support(query: SoftwareSupportQuery) -> SoftwareSupportResult:
-    name, cc, vendor, suggestions, card = _resolve_gpu(query.gpu)
+def _support(
+    query: SoftwareSupportQuery,
+    resolved: tuple[str, str | None, str | None, list[str], GpuCard | None],
+) -> SoftwareSupportResult:
+    """The check for the card `_resolve_gpu` found for the query (resolved once by the caller)."""
+    name, cc, vendor, suggestions, card = resolved
     parsed = _parse_software(query.software)
     base: dict[str, Any] = {
         "gpu": name,

@@ -476,13 +476,14 @@ _PER_TOKENS = re.compile(
 BILLED_UNIT_SPAN = 12  # room after an amount for 'per unit'
 
 
-def _money(text: str) -> list[MoneyMention]:
+def _money(text: str, drawn: bool) -> list[MoneyMention]:
+    """The amounts of the text; `drawn`: the message states a power draw, so an amount 'per
+    unit' is a price per kWh."""
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
 
     out: list[MoneyMention] = []
-    drawn = read_power(text, []).load_w is not None
     for p in parse_money(text):
         if _PER_TOKENS.match(text, p.end):
             continue  # an API's price per million tokens: neither a budget nor a rate in time
@@ -801,7 +802,8 @@ def extract_entities(text: str) -> Entities:
         masked = _blank(masked, [(stated.start, stated.end)])
     pairs = parse_pair_rates(masked)  # "1 $ US ≈ 1,38 $ CA": a rate, not two amounts
     masked = _blank(masked, [(p.start, p.end) for p in pairs])
-    ent.money = _in_one_currency(_money(masked), pairs, ent.usd_per_eur)
+    power = read_power(text, spans)  # read once: the money's units and the power fields
+    ent.money = _in_one_currency(_money(masked, power.load_w is not None), pairs, ent.usd_per_eur)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     days = working_days(masked)
     if days is not None:
@@ -886,7 +888,6 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = int(batch.group(1))
     else:
         ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
-    power = read_power(text, spans)
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
     ent.wall_w, ent.power_cap_w, ent.rest_w = power.wall_w, power.cap_w, power.rest_w
     ent.psu_w = power.psu_w

@@ -74,6 +74,7 @@ _LENGTH = re.compile(
 
 
 RATE_AFTER_SPAN = 16  # room after 'of audio' for 'a year', 'par an'
+LENGTH_BEFORE_SPAN = 16  # room before 'of audio' for '20 min', '1.5 hours'
 
 
 def media_lengths(text: str) -> list[tuple[int, int]]:
@@ -82,7 +83,8 @@ def media_lengths(text: str) -> list[tuple[int, int]]:
     d'audio par an") is a workload to process, a pattern of use, and stays."""
     spans = []
     for start, end in phrase_spans("media_length", text):
-        m = _LENGTH.search(text[max(0, start - 16) : start])
+        window = max(0, start - LENGTH_BEFORE_SPAN)
+        m = _LENGTH.search(text[window:start])
         after = text[end : end + RATE_AFTER_SPAN]
         per = [
             s
@@ -91,7 +93,7 @@ def media_lengths(text: str) -> list[tuple[int, int]]:
             if s[0] <= 2
         ]
         if m and not per:
-            spans.append((max(0, start - 16) + m.start(), end))
+            spans.append((window + m.start(), end))
     return spans
 
 

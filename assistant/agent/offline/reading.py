@@ -53,6 +53,8 @@ class Reading:
     entities: Entities
     intents: list[str]
     clause_entities: dict[str, Entities] = field(default_factory=dict)
+    # every clause's entities, in order, when the message has several clauses
+    clauses: list[Entities] = field(default_factory=list)
     follow_up: bool = False
     previous_intents: list[str] = field(default_factory=list)
 
@@ -87,8 +89,7 @@ class Reading:
     def _precision_by_model(self) -> dict[str, str]:
         """The precision each sentence gives the one model it names."""
         found: dict[str, str] = {}
-        for clause in split_clauses(self.text):
-            ent = extract_entities(clause)
+        for ent in self.clauses:
             if len(ent.models) == 1 and ent.precision:
                 found.setdefault(ent.models[0], ent.precision)
         return found
@@ -200,6 +201,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         asks = _asks(text, clause)
         questions += asks
         clause_ent = extract_entities(clause)
+        reading.clauses.append(clause_ent)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
         if (

@@ -87,25 +87,38 @@ def collect() -> list[tuple[str, Options, list[str]]]:
     from answer_batch import history_of
 
     from assistant import ask
-    from assistant.agent.offline import lead_model
+    from assistant.agent.offline import knowledge_lead, lead_model
 
-    seen: list[Options] = []
+    seen: list[tuple[int, Options]] = []
+    reading_length: list[int] = []  # the length of the text whose lead is being found
 
     def record(options: Options) -> None:
-        seen.append(options)
+        seen.append((reading_length[-1] if reading_length else 0, options))
         return None
 
-    original = lead_model.choose
+    def find_lead(reading: Any, *args: Any, **kwargs: Any) -> Any:
+        reading_length.append(len(reading.question))
+        try:
+            return original_find(reading, *args, **kwargs)
+        finally:
+            reading_length.pop()
+
+    original, original_find = lead_model.choose, knowledge_lead.find_lead
     lead_model.choose = record  # type: ignore[assignment]
+    knowledge_lead.find_lead = find_lead  # type: ignore[assignment]
     rows = []
     try:
         for _, item, expected in labelled_questions():
             seen.clear()
             ask(item["question"], history=history_of(item))
-            options = seen[-1] if seen else lead_model.Options((), ())
+            # A message of several questions also looks up each sentence's entry: the label is
+            # the whole question's, whose text is the longest (the last such lookup counts).
+            longest = max((length for length, _ in seen), default=0)
+            whole = [options for length, options in seen if length == longest]
+            options = whole[-1] if whole else lead_model.Options((), ())
             rows.append((item["id"], options, expected))
     finally:
-        lead_model.choose = original
+        lead_model.choose, knowledge_lead.find_lead = original, original_find
     return rows
 
 

@@ -581,6 +581,9 @@ def _scan(
         if hit_len == 1 and hit_card.vendor == "apple" and _school_year(spans[i], text):
             i += 1
             continue
+        if _glued_to_a_word(spans, i, found):
+            i = end  # 'bge-m3', 'yolo-l4': the end of a model's or a tool's name
+            continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
             if not _sold_with(hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
@@ -672,6 +675,24 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
         for n, s in enumerate(spans)
         if not (n > 0 and (spans[n - 1][0], s[0]) in vocab.machine_lines)
     ]
+
+
+_COUNT_TOKEN = re.compile(r"^(?:\d+x?|x\d+)$")
+
+
+def _glued_to_a_word(
+    spans: list[tuple[str, int, int]], i: int, found: list[tuple[GpuCard, int, int]]
+) -> bool:
+    """The name at token i is written in one piece with a word before it that names no card
+    ('bge-m3'): makers' words are filler, so no token is left before 'NVIDIA-A100'; a card before
+    it ('RTX3090/RTX4090'), a maker's word ('MacBook-M3') or a count ('2x4090') keeps it a card."""
+    if i == 0 or spans[i - 1][1:] != spans[i][1:]:
+        return False
+    if found and found[-1][1] == spans[i][1]:
+        return False  # the piece's earlier card: 'A100/H100'
+    word = spans[i - 1][0]
+    makers = vocabulary().vendor_words.values()
+    return not (_COUNT_TOKEN.match(word) or any(word in words for words in makers))
 
 
 def _after_brand(text: str, start: int) -> bool:

@@ -54,10 +54,22 @@ def _words(terms: list[str]) -> str:
     return "|".join(re.escape(fold(t)) for t in sorted(terms, key=len, reverse=True))
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _whole_words(terms: list[str]) -> str:
+    """The terms as one alternation, each ending at a word's end; a Chinese or Japanese term
+    ends where it ends (those scripts put no space after a word: '40G内存可以')."""
+    latin = [t for t in terms if not _CJK.search(t)]
+    cjk = [t for t in terms if _CJK.search(t)]
+    parts = [rf"(?:{_words(latin)})(?!\w)"] if latin else []
+    return "|".join(parts + ([rf"(?:{_words(cjk)})"] if cjk else []))
+
+
 @lru_cache(maxsize=1)
 def _machine_memory() -> re.Pattern[str]:
-    words = _words(role_words().not_card_memory)
-    return re.compile(rf"\s*\+?\s*(?:(?:of|de|d')\s*)?(?:{words})(?!\w)", re.I)
+    words = _whole_words(role_words().not_card_memory)
+    return re.compile(rf"\s*\+?\s*(?:(?:of|de|d')\s*)?(?:{words})", re.I)
 
 
 def names_machine_memory(after: str) -> bool:
@@ -71,7 +83,7 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.P
     words = role_words()
     options = re.compile(rf"(?<![\w']){'(?:' + _words(words.options) + ')'}(?![\w'])")
     size = r"(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b"
-    not_card = rf"(?!\s*(?:{_words(words.not_card_memory)})(?!\w))"
+    not_card = rf"(?!\s*(?:{_whole_words(words.not_card_memory)}))"
     after = re.compile(
         rf"^\s*[(,\-]?\s*(?:(?:{_words(words.memory_links)})\s*)?{size}{not_card}", re.I
     )

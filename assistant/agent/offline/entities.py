@@ -563,6 +563,13 @@ def _gpus(
                 known.append(match.gpu.name)
             spans.append(CardSpan(m.start(), m.end(), match.gpu.name))
             continue
+        tail = _only_card_ending_so(name, match.suggestions)
+        if tail is not None:
+            # 'la B60': the one near name whose model number it is (the Arc Pro B60)
+            if tail not in known:
+                known.append(tail)
+            spans.append(CardSpan(m.start(), m.end(), tail))
+            continue
         same = next((k for k in known if _same_card(name, k)), None)
         if same is not None:
             spans.append(CardSpan(m.start(), m.end(), same))
@@ -578,6 +585,18 @@ def _gpus(
         unknown_spans.append(CardSpan(m.start(), m.end(), name))
         suggestions[name] = list(match.suggestions)
     return known, unknown, suggestions, spans, unknown_spans
+
+
+def _only_card_ending_so(name: str, suggestions: list[str]) -> str | None:
+    """The one near name that ends with the name as written, as a model number with letters
+    ('B60' is the Arc Pro B60, not the Arc Pro A60), or None when none or several do."""
+    from assistant.knowledge.gpu_names import tokens
+
+    wanted = tokens(name)
+    if len(wanted) != 1 or wanted[0].isdigit():
+        return None  # a bare number ('3060') names cards of several makers and sizes
+    ending = [s for s in suggestions if tokens(s)[-1:] == wanted]
+    return ending[0] if len(ending) == 1 else None
 
 
 _SERIES = re.compile(r"\s*(?:series|s[ée]rie|family|famille|lineup|cards)\b", re.I)

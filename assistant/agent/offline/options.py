@@ -55,8 +55,13 @@ def _held(result: FitResult) -> Held:
         if o.verdict in FITTING and o.runs != "no" and o.total_gb is not None
     ]
     # The highest precision with room to spare; only at the limit when nothing fits with room.
+    # A format the card only unpacks (FP8 weights on a T4) comes after those it runs natively.
     roomy = [o for o in fitting if o.verdict != "tight"] or fitting
-    best = max(roomy, key=lambda o: (precision_bits(o.precision), -(o.total_gb or 0)), default=None)
+    best = max(
+        roomy,
+        key=lambda o: (o.runs != "weight_only", precision_bits(o.precision), -(o.total_gb or 0)),
+        default=None,
+    )
     model = result.model or (f"{result.params_b:g}B" if result.params_b else "?")
     capacity = result.capacity_gb or result.vram_gb
     if best is not None:

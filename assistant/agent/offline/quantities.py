@@ -187,6 +187,21 @@ def _nearest(
     return next((i for (_, distance), _, i in near[:1] if distance <= IDLE_SPAN), None)
 
 
+def _following(
+    kind: str, text: str, watts: list[tuple[int, int, float]], skip: int | None
+) -> int | None:
+    """The index of the power figure written right after a phrase, in its clause ('the rest of
+    the PC maybe 100W'), or None: there the figure before it is another's ('the card is 150W and
+    the rest of the PC maybe 100W')."""
+    after = [
+        (pos - end, i)
+        for _, end in phrase_spans(kind, text)
+        for i, (pos, _, _) in enumerate(watts)
+        if i != skip and 0 <= pos - end <= IDLE_SPAN and not _CLAUSE_BREAK.search(text[end:pos])
+    ]
+    return min(after)[1] if after else None
+
+
 PER_CARD_SPAN = 16  # how far after a figure a per-card word may sit: '700 W each'
 
 
@@ -218,7 +233,9 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         nearest = min(range(len(watts)), key=distance.__getitem__)
         if distance[nearest] <= IDLE_SPAN:
             idle_index = nearest
-    rest_index = _nearest("rest_of_machine", text, watts, idle_index)
+    rest_index = _following("rest_of_machine", text, watts, idle_index)
+    if rest_index is None:
+        rest_index = _nearest("rest_of_machine", text, watts, idle_index)
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}

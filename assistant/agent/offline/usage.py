@@ -14,7 +14,7 @@ from assistant.agent.offline.numbers import same_sentence_before
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
 
 WEEKS_PER_MONTH = 52 / 12
-MAX_DAYS = {"week": 7.0, "month": 31.0}
+MAX_DAYS = {"week": 7.0, "month": 31.0, "year": 366.0}
 WEEKDAYS = 5.0
 _NUMBER_WORDS = {
     "one": 1.0, "un": 1.0, "une": 1.0, "two": 2.0, "deux": 2.0, "three": 3.0, "trois": 3.0,
@@ -41,7 +41,7 @@ def _working_days_pattern() -> re.Pattern[str]:
         rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
         rf"(?P<q2>\s+(?:{qualifiers}))?"
         rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
-        rf"(?P<per>week|semaine|month|mois|mo)\b)?",
+        rf"(?P<per>week|semaine|month|mois|mo|year|an|année|annee)\b)?",
         re.IGNORECASE,
     )
 
@@ -57,7 +57,8 @@ class WorkingDays:
 
 def working_days(text: str) -> WorkingDays | None:
     """'22 working days a month' (22), '5 days a week' (about 21.7), '22 jours ouvrés' (a month),
-    'weekdays only' (five days a week).
+    '220 working days' or '220 days a year' (a year's, about 18.3 a month), 'weekdays only' (five
+    days a week).
 
     A count of days needs a period or a working qualifier to be a pattern of use; a bare
     '10 days' is a span of time."""
@@ -65,11 +66,21 @@ def working_days(text: str) -> WorkingDays | None:
         per = (m.group("per") or "").lower()
         if not per and not (m.group("q1") or m.group("q2")):
             continue
-        unit = "week" if per in ("week", "semaine") else "month"
+        unit = (
+            "week"
+            if per in ("week", "semaine")
+            else "year"
+            if per in ("year", "an", "année", "annee")
+            else "month"
+        )
         days = _number(m.group("n"))
+        if not per and unit == "month" and MAX_DAYS["month"] < days <= MAX_DAYS["year"]:
+            unit = "year"  # '220 working days': more than a month holds, so a year's
         if not 0 < days <= MAX_DAYS[unit]:
             continue
-        per_month = days * WEEKS_PER_MONTH if unit == "week" else days
+        per_month = (
+            days * WEEKS_PER_MONTH if unit == "week" else days / 12 if unit == "year" else days
+        )
         return WorkingDays(per_month, m.start(), m.end())
     weekdays = phrase_spans("working_days.weekdays", text)
     if weekdays:

@@ -449,7 +449,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
             "electricity_price_per_kwh": electricity_price(ent, currency),
             "rent_rate": rates[0] if len(rates) == 1 else None,
-            "machines": whole.machines if alone else None, "system_w": whole.rest_w if alone else None,
+            "machines": whole.machines if alone else None,
+            # the rest of the PC draws the same whichever card sits in it
+            "system_w": whole.rest_w if alone or not whole.machines else None,
             "servers": whole.servers, "pue": whole.pue,
             "psu_w": whole.psu_w if alone else None,
         })  # fmt: skip

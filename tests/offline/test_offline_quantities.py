@@ -323,3 +323,28 @@ def test_hours_per_working_day_are_a_daily_rate() -> None:
     found = parse_durations("runs simulations ~14 h per working day, 21 working days a month")
     assert found[0].per_day == 14.0 and found[0].hours is None
     assert parse_durations("14 h per business day")[0].per_day == 14.0
+
+
+@pytest.mark.parametrize(
+    ("text", "card", "rest"),
+    [
+        # the figure after 'the rest of the PC' is the rest's, the one before it the card's
+        ("GTX 1070 is 150W and the rest of PC maybe 100W. 6 hours a day", 150, 100),
+        ("GPU 295W under load + ~150W rest of system, 8h/day", 295, 150),
+        ("4090 at 450 W plus 150 W for the rest of the PC", 450, 150),
+    ],
+)
+def test_the_rest_of_the_machine_keeps_its_own_watts(text: str, card: float, rest: float) -> None:
+    ent = extract_entities(text)
+    assert (ent.power_w, ent.rest_w) == (card, rest)
+
+
+def test_the_rest_of_the_pc_is_counted_for_every_card_compared() -> None:
+    from assistant import ask
+
+    answer = ask(
+        "My 3090 draws 350 W and the rest of the PC 120 W; 8 h a day at 0.3 €/kWh. "
+        "And with a 4090 at 450 W?"
+    ).text
+    assert "470 W (card 350 W + the rest of the machine 120 W)" in answer
+    assert "570 W (card 450 W + the rest of the machine 120 W)" in answer

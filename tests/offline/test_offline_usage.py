@@ -21,6 +21,10 @@ from assistant.money import parse_money
         ("environ 20 jours ouvrables", 20.0),
         ("I only use it on weekdays", 5 * 52 / 12),
         ("du lundi au vendredi, 6 h par jour", 5 * 52 / 12),
+        # a year's days: more than a month holds, or said per year
+        ("full load 8h/day, 220 working days, 0.35 EUR/kWh", 220 / 12),
+        ("8 h a day, 230 days a year", 230 / 12),
+        ("on tourne 200 jours par an", 200 / 12),
     ],
 )
 def test_working_days_a_month(text: str, per_month: float) -> None:

@@ -1,6 +1,7 @@
 """Card names inside other words and other scripts: a model's name glued to a card's ('bge-m3'),
-a bare model number with one card of that name ('la B60'), Chinese and Japanese laptop words, and
-Chinese system memory (内存) that is not the card's (显存)."""
+a bare model number with one card of that name ('la B60'), Chinese and Japanese laptop words,
+Chinese system memory (内存) that is not the card's (显存); instances named side by side, a count of
+GPUs asked about, and "or …?" after a question."""
 
 from __future__ import annotations
 
@@ -42,3 +43,32 @@ def test_chinese_system_memory_is_not_the_cards() -> None:
     for text in ("1650显卡 40G内存可以跑起来Baichuan-13B-chat吗？", "我有40G内存，能跑13B吗"):
         assert extract_entities(separate_scripts(text)).vram_gb is None
     assert extract_entities(separate_scripts("我有24G显存，能跑13B吗")).vram_gb == 24
+
+
+def test_instances_weighed_side_by_side_are_each_looked_up() -> None:
+    from assistant import ask
+
+    answer = ask(
+        "g4dn.xlarge vs g5.xlarge vs g6.xlarge - what GPU is in each and whats the on-demand price?"
+    )
+    looked_up = [c.arguments.get("instance") for c in answer.tool_calls]
+    assert looked_up[:3] == ["g4dn.xlarge", "g5.xlarge", "g6.xlarge"]
+    for card in ("T4", "A10G", "L4"):
+        assert f"1 × {card}" in answer.text
+
+
+def test_a_count_asked_about_is_not_the_askers() -> None:
+    assert extract_entities("all on ONE L4 24GB? or do I need 2 gpus.").gpu_count is None
+    assert extract_entities("will I need 4 GPUs for 70B?").gpu_count is None
+    assert extract_entities("I have 2 GPUs with 24GB each").gpu_count == 2
+
+
+def test_a_question_opening_on_or_is_the_previous_ones_alternative() -> None:
+    from assistant.agent.offline.sentences import asked_sentences
+
+    asked = asked_sentences(
+        "Llama 3.3 70B Q4_K_M is 42.5 GB. Does that fit the 48GB card with a 32k context? or "
+        "only short context?"
+    )
+    assert asked == ["Does that fit the 48GB card with a 32k context? or only short context?"]
+    assert len(asked_sentences("How much VRAM does it need? What about speed?")) == 2

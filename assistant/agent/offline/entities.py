@@ -628,10 +628,25 @@ _NODES_COUNT = re.compile(
 )
 
 
+# 'do I need 2 gpus', 'would it take 4 GPUs', 'faut-il 2 GPU': a count asked about, not owned
+_NEEDED = re.compile(
+    r"\b(?:need|needs|needed|require[sd]?|take|takes|faut-il|faudrait-il|besoin de)\s+(?:\w+\s+)?$",
+    re.I,
+)
+
+
 def _bare_gpu_count(text: str) -> int | None:
-    """How many GPUs the message counts without naming the card, if it does."""
+    """How many GPUs the message counts without naming the card, if it does; not a count it asks
+    whether it needs."""
     nodes = _NODES_COUNT.search(text)
-    m = _BARE_COUNT.search(text)
+    m = next(
+        (
+            c
+            for c in _BARE_COUNT.finditer(text)
+            if not _NEEDED.search(text[max(0, c.start() - 24) : c.start()])
+        ),
+        None,
+    )
     count = int(nodes.group(1)) * int(nodes.group(2)) if nodes else int(m.group(1)) if m else 0
     return count if 1 <= count <= MAX_COUNT else None
 

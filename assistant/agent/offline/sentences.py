@@ -15,6 +15,10 @@ _JOINED_QUESTION = re.compile(
 )
 
 
+# a question that opens on "or" offers the previous one's alternative
+_ALTERNATIVE = re.compile(r"(?:or|ou|or else|ou bien|sinon)\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=256)
 def _asked(text: str) -> tuple[str, ...]:
     pieces = text.split("?")
@@ -24,6 +28,11 @@ def _asked(text: str) -> tuple[str, ...]:
         if not sentences:
             continue
         sentence = sentences[-1]
+        if asked and _ALTERNATIVE.match(sentence):
+            # 'Does it fit with a 32k context? or only short context?': the same question's
+            # other answer, not a question of its own
+            asked[-1] = f"{asked[-1]} {sentence}?"
+            continue
         if len(sentence.split()) < MIN_CLAUSE_WORDS + 1 and len(sentences) > 1:
             sentence = f"{sentences[-2]} {sentence}"
         for part in _JOINED_QUESTION.split(sentence):
@@ -35,5 +44,6 @@ def _asked(text: str) -> tuple[str, ...]:
 def asked_sentences(text: str) -> list[str]:
     """The questions a message asks, each as its own sentence (the words before each question
     mark back to the previous sentence's end; a very short one keeps the sentence before it; a
-    sentence that joins two questions with ", and is..." is two)."""
+    sentence that joins two questions with ", and is..." is two; "or only short context?" after a
+    question is that question's alternative, not a question of its own)."""
     return list(_asked(text))

@@ -30,13 +30,22 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def instance_named(text: str) -> str | None:
-    """The catalog instance a question names ('p4d.24xlarge', 'a3-highgpu-8g'), longest first."""
+MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge vs g6.xlarge')
+
+
+def instances_named(text: str) -> list[str]:
+    """The catalog instances a question names ('p4d.24xlarge', 'a3-highgpu-8g'), in the order
+    named, each once."""
     from assistant.knowledge.cloud import load_cloud_instances
 
-    words = {_key(w) for w in re.findall(r"[A-Za-z0-9_.\-]+", text) if any(c.isdigit() for c in w)}
-    names = sorted((r.instance for r in load_cloud_instances()), key=len, reverse=True)
-    return next((n for n in names if _key(n) in words), None)
+    words = [_key(w) for w in re.findall(r"[A-Za-z0-9_.\-]+", text) if any(c.isdigit() for c in w)]
+    names = {_key(r.instance): r.instance for r in load_cloud_instances()}
+    return list(dict.fromkeys(names[w] for w in words if w in names))
+
+
+def instance_named(text: str) -> str | None:
+    """The first catalog instance a question names, or None."""
+    return next(iter(instances_named(text)), None)
 
 
 def _provider_named(text: str) -> str | None:
@@ -144,12 +153,13 @@ def render(result: CloudInstancesResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call for the instance, model, card, memory or provider named, or none without any."""
+    """One call per instance named (those weighed side by side), else one for the model, card,
+    memory or provider named, or none without any."""
     text = reading.text
     args: dict[str, Any] = {"provider": _provider_named(text)}
-    instance = instance_named(text)
-    if instance:
-        return [{"instance": instance}]
+    instances = instances_named(text)
+    if instances:
+        return [{"instance": name} for name in instances[:MAX_INSTANCES]]
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
     )

@@ -22,7 +22,7 @@ _ALTERNATIVE = re.compile(r"(?:or|ou|or else|ou bien|sinon)\b", re.IGNORECASE)
 @lru_cache(maxsize=256)
 def _asked(text: str) -> tuple[str, ...]:
     pieces = text.split("?")
-    asked = []
+    asked: list[str] = []
     for piece in pieces[:-1]:
         sentences = [s.strip() for s in _SENTENCE_END.split(piece) if s.strip()]
         if not sentences:

@@ -106,6 +106,16 @@ def _validated(tool: str, args: dict[str, Any]) -> dict[str, Any] | None:
     return clean
 
 
+def asks_speed_first(reading: Reading) -> bool:
+    """The question is about speed before anything else: the router puts the speed tool first,
+    or the question speaks of speed and not of memory fit ('will the L4 double my tokens/s?')."""
+    intents = reading.tool_intents
+    if intents[:1] == ["llm_speed"]:
+        return True
+    concepts = concepts_in(reading.text)
+    return "llm_speed" in intents and "speed" in concepts and "fit" not in concepts
+
+
 def _with_companions(reading: Reading) -> list[str]:
     """The reading's tool intents, plus the ones a question implies without saying.
 
@@ -140,6 +150,9 @@ def _with_companions(reading: Reading) -> list[str]:
             intents.insert(0, name)
         if "speed" in concepts and "llm_speed" not in intents:
             intents.append("llm_speed")  # "which is faster?": each option's speed too
+        elif asks_speed_first(reading):
+            intents.remove("llm_speed")  # 'how many tokens/s on each?': the speeds first
+            intents.insert(0, "llm_speed")
     elif ent.options and "power_cost" in intents and _DRAW_VERSUS.search(reading.text):
         # 'what does an H200 node draw vs an MI300X node?': the draws compared, not the specs
         intents.remove("power_cost")

@@ -11,7 +11,12 @@ from typing import Any
 
 from assistant.agent.offline import error_messages, knowledge_lead
 from assistant.agent.offline.concepts import reports_failure
-from assistant.agent.offline.planner import SEARCH_TOOL, ToolResult, card_feature
+from assistant.agent.offline.planner import (
+    SEARCH_TOOL,
+    ToolResult,
+    asks_speed_first,
+    card_feature,
+)
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
@@ -494,11 +499,20 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
     program_first: list[str] = []
     errors = 0
     weighed = weigh_options(reading, results)
+    # 'how many tokens/s on a 4090 vs a 3090?': the speeds answer first, the pick after them
+    speed_first = (
+        weighed is not None
+        and asks_speed_first(reading)
+        and any(r.name == "llm_speed" and not r.error for r in results)
+    )
     if weighed is not None:
-        sections.append(weighed[0])
+        if not speed_first:
+            sections.append(weighed[0])
         results = [r for r in results if r.name not in weighed[1]]
     results, ruled_out = _ruled_out(results, reading.language)
     by_tool: dict[str, list[ToolResult]] = {}
+    if speed_first:
+        by_tool["llm_speed"] = []
     for result in results:
         if result.name != SEARCH_TOOL and get_skill(result.name) is not None:
             by_tool.setdefault(result.name, []).append(result)
@@ -522,6 +536,8 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
                     program_first.append(text)
         if name == "gpu_capability" and ruled_out:
             sections.append(ruled_out)
+        if name == "llm_speed" and speed_first and weighed is not None:
+            sections.append(weighed[0])
     # "Does DeepFaceLab work on an Arc A770?": the program's verdict answers it, before any
     # comparison of the cards named
     return program_first + [t for t in sections if t not in program_first], errors

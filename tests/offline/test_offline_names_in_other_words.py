@@ -72,3 +72,15 @@ def test_a_question_opening_on_or_is_the_previous_ones_alternative() -> None:
     )
     assert asked == ["Does that fit the 48GB card with a 32k context? or only short context?"]
     assert len(asked_sentences("How much VRAM does it need? What about speed?")) == 2
+
+
+def test_cards_asked_about_one_after_the_other_are_each_checked() -> None:
+    from assistant import ask
+
+    apart = ask("Will Llama 3.1 8B fit on my 3060? And on a 4060?")
+    fits = [c.arguments.get("gpu") for c in apart.tool_calls if c.name == "workload_fit"]
+    assert fits == ["GeForce RTX 3060 12GB", "GeForce RTX 4060"]
+    # cards in one sentence are one machine, as before
+    together = ask("I have a 3090 and a 3060 in my PC, can I run Llama 3.1 70B at q4?")
+    calls = [c.arguments for c in together.tool_calls if c.name == "workload_fit"]
+    assert calls[0]["gpus"] == ["GeForce RTX 3090", "GeForce RTX 3060 12GB"]

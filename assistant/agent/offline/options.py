@@ -353,9 +353,10 @@ def _cuda_line(cards: list[Any], label: Any, lang: Lang) -> str:
     )
     return pick(
         lang,
-        f"\n\nOnly {' and '.join(nvidia)} runs CUDA"
+        f"\n\nOnly {' and '.join(nvidia)} {'run' if len(nvidia) > 1 else 'runs'} CUDA"
         + (f"; {instead} instead." if instead else "."),
-        f"\n\nSeule {' et '.join(nvidia)} fait tourner CUDA"
+        f"\n\n{'Seules' if len(nvidia) > 1 else 'Seule'} {' et '.join(nvidia)} "
+        f"{'font' if len(nvidia) > 1 else 'fait'} tourner CUDA"
         + (f" ; {instead} à la place." if instead else "."),
     )
 

@@ -707,6 +707,18 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     return "\n\n".join(p for p in (head, table, note) if p)
 
 
+def _asked_apart(reading: Reading, cards: list[str]) -> bool:
+    """Each card is named in a sentence of its own, no sentence naming two: cards asked about one
+    after the other, not one machine holding them all."""
+    seen: list[str] = []
+    for clause in reading.clauses:
+        named = [c for c in clause.gpus if c in cards]
+        if len(named) > 1:
+            return False
+        seen += named
+    return sorted(set(seen)) == sorted(cards) and len(seen) == len(set(seen))
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """The fit checks of the model on the cards or memory named, or none without a model."""
     model = (
@@ -748,6 +760,12 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             {**base, "model": m, **_option_target(ent, card)}
             for m in _goal_models(ent, model)
             for card in cards
+        ]
+    every = named_cards(reading.entities)
+    if len(every) >= 2 and not weighed and _asked_apart(reading, every):
+        # 'Will it fit on ONE L4? … also would it fit on the T4?': each card its own check
+        return [
+            {**base, "gpu": card, "vram_gb": reading.entities.memory_of(card)} for card in every
         ]
     if len(cards) >= 2:
         # Several cards named: one machine holding them all (the tool's `gpus`).

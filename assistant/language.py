@@ -102,6 +102,15 @@ def other_language(text: str) -> bool:
 
 # Scripts written without spaces (Chinese, Japanese, Korean) and their full-width forms.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether the text holds Chinese, Japanese or Korean characters: scripts that put no space
+    between words, so their words are found inside a run of characters ('40G内存可以')."""
+    return bool(_CJK_CHAR.search(text))
+
+
 _SCRIPT_EDGE = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9$€])|(?<=[A-Za-z0-9%])(?=[{_CJK}])")
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
 

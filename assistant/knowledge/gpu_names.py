@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from assistant.knowledge.names import edit_distance, fold
+from assistant.language import has_cjk
 
 NAMES_FILE = "gpu_names.toml"
 LAPTOP = "laptop"
@@ -94,7 +95,7 @@ def tokens(text: str) -> list[str]:
 @lru_cache(maxsize=8192)
 def _tokens(text: str) -> tuple[str, ...]:
     s = fold(text)
-    if _CJK.search(s):  # '笔记本电脑上的': these scripts put no space after a word
+    if has_cjk(s):  # '笔记本电脑上的': these scripts put no space after a word
         s = _cjk_laptop_re().sub(f" {LAPTOP} ", s)
     s = _MEM.sub(r"\1gb", s)  # 12 Go, 24 GB, 80G → 12gb
     s = _ELISION.sub("", s)  # French elision: l'A100 → A100
@@ -115,13 +116,10 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
 @cache
 def _cjk_laptop_re() -> re.Pattern[str]:
     """The Chinese and Japanese laptop words, found inside a run of those scripts."""
-    cjk = {fold(w) for w in vocabulary().laptop_words if _CJK.search(w)}
+    cjk = {fold(w) for w in vocabulary().laptop_words if has_cjk(w)}
     words = sorted(cjk, key=len, reverse=True)
     return re.compile("|".join(map(re.escape, words)) or r"(?!)")
 

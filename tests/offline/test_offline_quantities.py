@@ -348,3 +348,16 @@ def test_the_rest_of_the_pc_is_counted_for_every_card_compared() -> None:
     ).text
     assert "470 W (card 350 W + the rest of the machine 120 W)" in answer
     assert "570 W (card 450 W + the rest of the machine 120 W)" in answer
+
+
+@pytest.mark.parametrize(
+    ("text", "vram"),
+    [
+        # a model file's size is not the card's memory
+        ("Le fichier Q4_K_M fait 19,9 Go. Ça rentre dans les 24 Go avec un contexte de 8k?", 24),
+        ("Llama 3.3 70B Q4_K_M gguf is 42.5 GB. Does that fit the 48GB card?", 48),
+        ("my card has 8 GB and the file is 4 GB", 8),
+    ],
+)
+def test_a_files_size_is_not_the_cards_memory(text: str, vram: float) -> None:
+    assert extract_entities(text).vram_gb == vram

@@ -88,7 +88,11 @@ MIN_RECALL_AT_3 = {"en": 0.89, "fr": 0.85}
 # full-suite run (0.752 on its own), so the English floor is 0.74.
 # The same ten entries: French MRR 0.760 (0.771 before), so its floor is 0.75.
 # With the MIG entries English MRR is 0.739, so its floor is 0.73.
-MIN_MRR = {"en": 0.73, "fr": 0.75}
+# Eight entries on build errors, cloud quotas, NVENC, MATLAB and hashcat each take one rank above a
+# labelled section (kb-fr-01 behind the entry on a Pascal card beside an RTX 50, kb-en-09 behind
+# the NVENC one, en-h04, kb-en-01, en-19 and kb-fr-03 one rank down as term weights shift; no new
+# miss): English MRR 0.716, French 0.747, so the floors are 0.71 and 0.74.
+MIN_MRR = {"en": 0.71, "fr": 0.74}
 
 
 def test_query_set_is_balanced() -> None:

@@ -12,6 +12,7 @@ from importlib import resources
 
 from pydantic import BaseModel
 
+from assistant.agent.offline.phrases import whole_phrases
 from assistant.knowledge.gpu_names import vocabulary
 from assistant.knowledge.names import fold
 
@@ -54,22 +55,15 @@ def _words(terms: list[str]) -> str:
     return "|".join(re.escape(fold(t)) for t in sorted(terms, key=len, reverse=True))
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
-def _whole_words(terms: list[str]) -> str:
-    """The terms as one alternation, each ending at a word's end; a Chinese or Japanese term
-    ends where it ends (those scripts put no space after a word: '40G内存可以')."""
-    latin = [t for t in terms if not _CJK.search(t)]
-    cjk = [t for t in terms if _CJK.search(t)]
-    parts = [rf"(?:{_words(latin)})(?!\w)"] if latin else []
-    return "|".join(parts + ([rf"(?:{_words(cjk)})"] if cjk else []))
-
-
 @lru_cache(maxsize=1)
 def _machine_memory() -> re.Pattern[str]:
     words = _whole_words(role_words().not_card_memory)
     return re.compile(rf"\s*\+?\s*(?:(?:of|de|d')\s*)?(?:{words})", re.I)
+
+
+def _whole_words(terms: list[str]) -> str:
+    """The terms, folded, as whole words (a Chinese or Japanese one anywhere: '40G内存可以')."""
+    return whole_phrases([fold(t) for t in terms], edge=r"\w")
 
 
 def names_machine_memory(after: str) -> bool:

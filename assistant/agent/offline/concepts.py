@@ -8,6 +8,7 @@ from functools import lru_cache
 from importlib import resources
 
 from assistant.knowledge.names import fold, fold_keep_length
+from assistant.language import has_cjk
 
 
 def _concepts_file() -> str:
@@ -51,13 +52,10 @@ def vocabulary_text() -> str:
     return _concepts_file() + "\n# names_from programs: " + " | ".join(program_names())
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
-
-
 def _bounded(pattern: str) -> str:
     """A pattern matched as whole words; Chinese, Japanese or Korean text has no spaces between
     words, so a pattern written in it matches anywhere."""
-    if _CJK.search(pattern):
+    if has_cjk(pattern):
         return f"(?:{pattern})"
     return f"(?<!\\w)(?:{pattern})(?!\\w)"
 

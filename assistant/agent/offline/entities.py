@@ -635,6 +635,17 @@ _NEEDED = re.compile(
 )
 
 
+FILE_SIZE_SPAN = 24  # how far before a size a file word may sit: 'the gguf is 42.5 GB'
+
+
+def _file_size(text: str, start: int) -> bool:
+    """A size the message gives a model's file or weights ('le fichier Q4_K_M fait 19,9 Go'): a
+    file word shortly before it, in the same sentence."""
+    before = text[max(0, start - FILE_SIZE_SPAN) : start]
+    before = re.split(r"[.?!;]\s", before)[-1]
+    return bool(phrase_spans("file_size", before))
+
+
 def _bare_gpu_count(text: str) -> int | None:
     """How many GPUs the message counts without naming the card, if it does; not a count it asks
     whether it needs."""
@@ -895,6 +906,8 @@ def extract_entities(text: str) -> Entities:
             continue  # 'the game uses 5.5 GB': not the card's memory
         if _system_ram(text, start, end) and not _unified(ent.gpus):
             continue  # '100GB+ of system memory': the computer's, not the card's
+        if _file_size(text, start):
+            continue  # 'le fichier Q4_K_M fait 19,9 Go': the model's file, not the card
         ent.vram_gb = size
         break
     _memory_from_total(ent)

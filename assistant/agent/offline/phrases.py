@@ -8,6 +8,8 @@ import tomllib
 from functools import lru_cache
 from importlib import resources
 
+from assistant.language import has_cjk
+
 
 @lru_cache(maxsize=1)
 def tables() -> dict[str, dict[str, list[str]]]:
@@ -20,3 +22,14 @@ def alternation(phrases: list[str]) -> str:
     """A regex alternation of phrases, longest first, spaces flexible."""
     ordered = sorted(set(phrases), key=len, reverse=True)
     return "|".join(r"\s*".join(map(re.escape, p.split())) for p in ordered)
+
+
+def whole_phrases(phrases: list[str], edge: str = r"[\w/]") -> str:
+    """An alternation of phrases that each stand as whole words (no `edge` character right before
+    or after); Chinese and Japanese phrases match anywhere, those scripts putting no space between
+    words."""
+    spaced = [p for p in phrases if not has_cjk(p)]
+    joined = [p for p in phrases if has_cjk(p)]
+    parts = [rf"(?<!{edge})(?:{alternation(spaced)})(?!{edge})"] if spaced else []
+    parts += [f"(?:{alternation(joined)})"] if joined else []
+    return "|".join(parts)

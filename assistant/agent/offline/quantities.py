@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
-from assistant.agent.offline.phrases import alternation, tables
+from assistant.agent.offline.phrases import alternation, tables, whole_phrases
 
 # A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
 _COUNT_WORDS = {
@@ -44,9 +44,6 @@ IDLE_SPAN = 40
 HOURS_PER_DAY = 24.0
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
-
-
 @lru_cache(maxsize=1)
 def _vocabulary() -> dict[str, re.Pattern[str]]:
     out = {}
@@ -54,11 +51,7 @@ def _vocabulary() -> dict[str, re.Pattern[str]]:
         for name, phrases in lists.items():
             key = table if name == "phrases" else f"{table}.{name}"
             # Chinese and Japanese write words without spaces: their phrases match anywhere.
-            spaced = [p for p in phrases if not _CJK.search(p)]
-            joined = [p for p in phrases if _CJK.search(p)]
-            parts = [rf"(?<![\w/])(?:{alternation(spaced)})(?![\w/])"] if spaced else []
-            parts += [f"(?:{alternation(joined)})"] if joined else []
-            out[key] = re.compile("|".join(parts), re.I)
+            out[key] = re.compile(whole_phrases(phrases), re.I)
     return out
 
 

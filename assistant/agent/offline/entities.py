@@ -628,11 +628,16 @@ _NODES_COUNT = re.compile(
 )
 
 
-# 'do I need 2 gpus', 'would it take 4 GPUs', 'faut-il 2 GPU': a count asked about, not owned
-_NEEDED = re.compile(
-    r"\b(?:need|needs|needed|require[sd]?|take|takes|faut-il|faudrait-il|besoin de)\s+(?:\w+\s+)?$",
-    re.I,
-)
+NEEDED_SPAN = 24  # how far before a count 'do I need' may sit: 'or do I need 2 gpus'
+_ONE_WORD_GAP = re.compile(r"\s+(?:\w+\s+)?")
+
+
+def _asked_whether_needed(text: str, start: int) -> bool:
+    """A count of GPUs the message asks whether it needs ('do I need 2 gpus', 'faut-il 2 GPU'),
+    not one it has: a word of the needed_count list right before it, one word at most between."""
+    before = text[max(0, start - NEEDED_SPAN) : start]
+    spans = phrase_spans("needed_count", before)
+    return bool(spans) and bool(_ONE_WORD_GAP.fullmatch(before[spans[-1][1] :]))
 
 
 FILE_SIZE_SPAN = 24  # how far before a size a file word may sit: 'the gguf is 42.5 GB'
@@ -651,12 +656,7 @@ def _bare_gpu_count(text: str) -> int | None:
     whether it needs."""
     nodes = _NODES_COUNT.search(text)
     m = next(
-        (
-            c
-            for c in _BARE_COUNT.finditer(text)
-            if not _NEEDED.search(text[max(0, c.start() - 24) : c.start()])
-        ),
-        None,
+        (c for c in _BARE_COUNT.finditer(text) if not _asked_whether_needed(text, c.start())), None
     )
     count = int(nodes.group(1)) * int(nodes.group(2)) if nodes else int(m.group(1)) if m else 0
     return count if 1 <= count <= MAX_COUNT else None

@@ -201,15 +201,10 @@ PER_CARD_SPAN = 16  # how far after a figure a per-card word may sit: '700 W eac
 def _machine_draw(text: str, watts: list[tuple[int, int, float]], skip: int | None) -> float | None:
     """What a server or node named just before the figure draws as a whole, in one clause; not a
     figure said to be each card's ('8 H100 at 700 W each', the per_gpu words)."""
-    after_phrase = [
-        (pos - end, i)
-        for _, end in phrase_spans("machine_draw", text)
-        for i, (pos, _, _) in enumerate(watts)
-        if i != skip and 0 <= pos - end <= IDLE_SPAN and not _CLAUSE_BREAK.search(text[end:pos])
-    ]
-    if not after_phrase:
+    index = _following("machine_draw", text, watts, skip)
+    if index is None:
         return None
-    _, w_end, w = watts[min(after_phrase)[1]]
+    _, w_end, w = watts[index]
     follows = text[w_end : w_end + PER_CARD_SPAN].lstrip()
     return None if any(start == 0 for start, _ in phrase_spans("per_gpu", follows)) else w
 

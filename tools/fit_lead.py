@@ -5,8 +5,10 @@
 
 Training data: the questions of tests/golden/knowledge_leads.yaml, each labelled with the entries
 that should open its answer, or with none. Every question is answered once with the lead model
-switched off, recording the candidate entries and their features (`lead_model.candidates`); a
-question's target is its expected entries among the candidates, else "no entry". The model is a
+switched off, recording the candidate entries and their features (`lead_model.candidates`) of the
+whole question's lookup (a message of several questions also looks up each sentence's entry; those
+are not what the label says); a question's target is its expected entries among the candidates,
+else "no entry". The model is a
 conditional logit (one softmax over a question's candidates and "no entry", L2, Adam).
 Cross-validation holds out whole questions, five folds, and counts per question: the right entry
 leads, another entry leads, or none leads though one should; for questions expecting none,

@@ -691,15 +691,19 @@ def _glued_to_a_word(
     if found and found[-1][1] == spans[i][1]:
         return False  # the piece's earlier card: 'A100/H100'
     word = spans[i - 1][0]
-    makers = vocabulary().vendor_words.values()
-    return not (_COUNT_TOKEN.match(word) or any(word in words for words in makers))
+    return not (_COUNT_TOKEN.match(word) or _maker_word(word))
+
+
+def _maker_word(word: str) -> bool:
+    """A word of gpu_names.toml's vendor_words: it names a maker ('geforce', 'macbook')."""
+    return any(word in words for words in vocabulary().vendor_words.values())
 
 
 def _after_brand(text: str, start: int) -> bool:
     """The word right before is a maker's brand, which tokens drop as filler ('GeForce 720M': a
     laptop card, not 720 million parameters)."""
     before = re.findall(r"[a-z]+", text[max(0, start - 16) : start].lower())
-    return bool(before) and any(before[-1] in w for w in vocabulary().vendor_words.values())
+    return bool(before) and _maker_word(before[-1])
 
 
 def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text: str) -> bool:

@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.agent.offline.card_roles import card_vendors
-from assistant.agent.offline.concepts import concepts_in
+from assistant.agent.offline.concepts import concepts_in, names_concept
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.options import weighed_without_goal
@@ -112,8 +112,10 @@ def asks_speed_first(reading: Reading) -> bool:
     intents = reading.tool_intents
     if intents[:1] == ["llm_speed"]:
         return True
-    concepts = concepts_in(reading.text)
-    return "llm_speed" in intents and "speed" in concepts and "fit" not in concepts
+    text = reading.text
+    return (
+        "llm_speed" in intents and names_concept("speed", text) and not names_concept("fit", text)
+    )
 
 
 def _with_companions(reading: Reading) -> list[str]:

@@ -16,6 +16,11 @@ from assistant.agent.offline.quantities import alternation, phrase_spans, tables
 WEEKS_PER_MONTH = 52 / 12
 MAX_DAYS = {"week": 7.0, "month": 31.0, "year": 366.0}
 WEEKDAYS = 5.0
+# The period a count of working days is given per: '5 days a week', '200 jours par an'
+_PERIODS = {
+    "week": "week", "semaine": "week", "month": "month", "mois": "month", "mo": "month",
+    "year": "year", "an": "year", "année": "year", "annee": "year",
+}  # fmt: skip
 _NUMBER_WORDS = {
     "one": 1.0, "un": 1.0, "une": 1.0, "two": 2.0, "deux": 2.0, "three": 3.0, "trois": 3.0,
     "four": 4.0, "quatre": 4.0, "five": 5.0, "cinq": 5.0, "six": 6.0, "seven": 7.0, "sept": 7.0,
@@ -41,7 +46,7 @@ def _working_days_pattern() -> re.Pattern[str]:
         rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
         rf"(?P<q2>\s+(?:{qualifiers}))?"
         rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
-        rf"(?P<per>week|semaine|month|mois|mo|year|an|année|annee)\b)?",
+        rf"(?P<per>{'|'.join(_PERIODS)})\b)?",
         re.IGNORECASE,
     )
 
@@ -66,13 +71,7 @@ def working_days(text: str) -> WorkingDays | None:
         per = (m.group("per") or "").lower()
         if not per and not (m.group("q1") or m.group("q2")):
             continue
-        unit = (
-            "week"
-            if per in ("week", "semaine")
-            else "year"
-            if per in ("year", "an", "année", "annee")
-            else "month"
-        )
+        unit = _PERIODS.get(per, "month")  # a working qualifier and no period: a month's
         days = _number(m.group("n"))
         if not per and unit == "month" and MAX_DAYS["month"] < days <= MAX_DAYS["year"]:
             unit = "year"  # '220 working days': more than a month holds, so a year's

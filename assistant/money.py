@@ -25,7 +25,8 @@ from assistant.language import Lang
 Currency = Literal[
     "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD", "HKD", "INR", "JPY", "CNY", "KRW",
     "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
-    "MYR", "THB", "IDR", "XOF",
+    "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
+    "NPR", "BDT", "VND", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh"]
@@ -37,24 +38,41 @@ _CORE_SYMBOLS: dict[str, str] = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 @dataclass(frozen=True)
 class OtherCurrency:
-    """A currency of currencies.toml: its code, symbol, units per euro, and how people write it."""
+    """A currency of currencies.toml: its code, symbol, units per euro (None: no rate on record,
+    so never converted), and how people write it."""
 
     code: Currency
     symbol: str
-    per_eur: float
+    per_eur: float | None
     decimals: int
     prefixes: tuple[str, ...]
     suffixes: tuple[str, ...]
     fixed: str | None = None  # a parity set by law (the CFA franc), not a market rate
+    strict_prefixes: tuple[str, ...] = ()  # "R3.40/kWh": only with a unit or a multiplier
+
+
+@dataclass(frozen=True)
+class CurrencyFamily:
+    """A word several currencies share ("rupees"): the first currency unless the message names
+    another of them."""
+
+    prefixes: tuple[str, ...]
+    suffixes: tuple[str, ...]
+    currencies: tuple[Currency, ...]
 
 
 @dataclass(frozen=True)
 class OtherCurrencies:
-    """currencies.toml: the currencies, and the date and source of their rates."""
+    """currencies.toml: the currencies, the date and source of their rates, the shared words."""
 
     by_code: dict[str, OtherCurrency]
     date: str
     source: str
+    families: tuple[CurrencyFamily, ...] = ()
+
+
+class NoExchangeRate(ValueError):
+    """A conversion to or from a currency with no rate on record."""
 
 
 @lru_cache(maxsize=1)
@@ -69,15 +87,30 @@ def other_currencies() -> OtherCurrencies:
         c["code"]: OtherCurrency(
             code=cast(Currency, c["code"]),
             symbol=c["symbol"],
-            per_eur=float(c["per_eur"]),
+            per_eur=float(c["per_eur"]) if "per_eur" in c else None,
             decimals=int(c.get("decimals", 2)),
             prefixes=tuple(c["prefixes"]),
             suffixes=tuple(c["suffixes"]),
             fixed=c.get("fixed"),
+            strict_prefixes=tuple(c.get("strict_prefixes", ())),
         )
         for c in data["currency"]
     }
-    return OtherCurrencies(by_code, data["rates"]["date"], data["rates"]["source"])
+    families = tuple(
+        CurrencyFamily(
+            prefixes=tuple(f["prefixes"]),
+            suffixes=tuple(f["suffixes"]),
+            currencies=tuple(cast(Currency, code) for code in f["currencies"]),
+        )
+        for f in data["families"].values()
+    )
+    return OtherCurrencies(by_code, data["rates"]["date"], data["rates"]["source"], families)
+
+
+def has_rate(currency: str) -> bool:
+    """Whether amounts in `currency` can be converted (EUR, USD, GBP and the table's rated ones)."""
+    other = other_currencies().by_code.get(currency)
+    return other is None or other.per_eur is not None
 
 
 def symbol_of(currency: str) -> str:
@@ -95,9 +128,13 @@ def _fold_form(form: str) -> str:
 def _other_forms() -> dict[str, Currency]:
     """Every written form of the other currencies, folded (lower case, no spaces) → code."""
     out: dict[str, Currency] = {}
-    for c in other_currencies().by_code.values():
-        for form in (c.code, c.symbol, *c.prefixes, *c.suffixes):
+    table = other_currencies()
+    for c in table.by_code.values():
+        for form in (c.code, c.symbol, *c.prefixes, *c.suffixes, *c.strict_prefixes):
             out.setdefault(_fold_form(form), c.code)
+    for family in table.families:
+        for form in (*family.prefixes, *family.suffixes):
+            out.setdefault(_fold_form(form), family.currencies[0])
     return out
 
 
@@ -185,6 +222,11 @@ def _euros_per_unit(currency: str, usd_per_eur: float | None) -> float:
     other = other_currencies().by_code.get(currency)
     if other is None:
         raise ValueError(f"cannot convert {currency}")
+    if other.per_eur is None:
+        raise NoExchangeRate(
+            f"no exchange rate is on record for {currency}: state one in the question "
+            f"('1 € = … {other.symbol}') or ask in EUR or USD"
+        )
     return 1 / other.per_eur
 
 
@@ -215,6 +257,11 @@ def other_rate_assumption(currency: str) -> str | None:
     other = table.by_code.get(currency)
     if other is None:
         return None
+    if other.per_eur is None:
+        return (
+            f"No exchange rate is on record for {other.code}: amounts are computed as given, in "
+            f"{other.code}; only a rate stated in the question converts to or from it."
+        )
     if other.fixed:
         return f"Exchange rate: 1 EUR = {other.per_eur:.6g} {other.code} ({other.fixed})."
     return (
@@ -308,8 +355,16 @@ def _forms_pattern(forms: list[str]) -> str:
     return "|".join(parts)
 
 
-_OTHER_PREFIX = _forms_pattern([f for c in other_currencies().by_code.values() for f in c.prefixes])
-_OTHER_SUFFIX = _forms_pattern([f for c in other_currencies().by_code.values() for f in c.suffixes])
+_TABLE = other_currencies()
+_OTHER_PREFIX = _forms_pattern(
+    [f for c in _TABLE.by_code.values() for f in c.prefixes]
+    + [f for family in _TABLE.families for f in family.prefixes]
+)
+_OTHER_SUFFIX = _forms_pattern(
+    [f for c in _TABLE.by_code.values() for f in c.suffixes]
+    + [f for family in _TABLE.families for f in family.suffixes]
+)
+_STRICT_PREFIX = _forms_pattern([f for c in _TABLE.by_code.values() for f in c.strict_prefixes])
 _CUR_PREFIX = rf"{_OTHER_PREFIX}|US\$|\$|€|£|USD|EUR|GBP"
 # "22 $ US", "22 $US": the dollar sign with its country after it, as French writes it
 _CUR_SUFFIX = (
@@ -335,7 +390,7 @@ _KWH_BEFORE = re.compile(
     re.I,
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
-_K = r"(?P<k>\s?k(?![a-z])|万)?"  # 2k€, $1.5k; 1.5万元 (ten thousands)
+_K = r"(?P<k>\s?k(?![a-z])|万|m(?![a-z]))?"  # 2k€, $1.5k; 1.5万元 (ten thousands); N6.5m
 _CENTS = (
     r"(?P<cents>centimes?|cents?|cennes?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
     r"(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
@@ -354,7 +409,13 @@ _PATTERNS = [
     ),
     # "15 cents/kWh", "20 centimes le kWh": hundredths of the currency
     re.compile(rf"(?<![\w.,])(?P<num>\d+(?:[.,]\d+)?){_RANGE}{_SPACE}?{_CENTS}{_PER}", re.I),
+    # "R3.40/kWh", "N6.5m": a one-letter sign, only with a unit or a multiplier after it
+    re.compile(
+        rf"{_GLUED}(?<![.,$€])(?P<cur>{_STRICT_PREFIX})(?P<num>{_NUM}){_RANGE}{_K}{_PER}", re.I
+    ),
 ]
+_PREFIX_PATTERNS = (0, 3)
+_STRICT_PATTERN = 3
 # "cents" (and Quebec's "cennes") alone are dollar cents; "centimes", "ct" and "cents d'euro" are
 # euro cents; "28p per kWh" and "pence" are pennies.
 _EURO_CENTS = {"centime", "centimes", "ct"}
@@ -430,11 +491,14 @@ def parse_money(text: str) -> list[ParsedMoney]:
     taken: list[tuple[int, int]] = []
     bare: set[int] = set()  # where an amount's only currency sign is '$'
     bare_cents: set[int] = set()  # cents with no currency said ('34c/kWh')
+    shared: dict[int, CurrencyFamily] = {}  # where the currency is a shared word ('rupees')
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):
             start, end = m.span()
             if any(start < e and s < end for s, e in taken):
                 continue
+            if index == _STRICT_PATTERN and not (m.group("per") or m.group("k")):
+                continue  # "R9 390", "N100": a name, not an amount
             cents = "cents" in m.groupdict() and m.group("cents")
             if cents:
                 unit = m.group("cents").lower()
@@ -450,7 +514,10 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 )
                 if m.group("cur").strip() == "$":
                     bare.add(start)
-            prefix_style = index == 0
+                family = _family_of(m.group("cur"))
+                if family is not None:
+                    shared[start] = family
+            prefix_style = index in _PREFIX_PATTERNS
             # '1,500 $/h' and '0,200 €/kWh' are decimals; '$3,800/month' is thousands
             rate = _period(m.group("per")) in ("hour", "kwh")
             try:
@@ -461,7 +528,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
             if cents:
                 amount, high = amount / 100, (high / 100 if high is not None else None)
             elif m.group("k"):
-                unit = 10_000 if m.group("k") == "万" else 1000
+                unit = {"万": 10_000, "m": 1_000_000}.get(m.group("k").strip().lower(), 1000)
                 amount, high = amount * unit, (high * unit if high is not None else None)
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
@@ -481,7 +548,46 @@ def parse_money(text: str) -> list[ParsedMoney]:
             )
             taken.append((start, end))
     found.sort(key=lambda p: p.start)
-    return _local_dollars(found, bare, text, bare_cents)
+    return _named_member(_local_dollars(found, bare, text, bare_cents), shared, text)
+
+
+def _family_of(written: str) -> CurrencyFamily | None:
+    """The family whose shared word `written` is ('rupees', 'Rs.'), if any."""
+    form = _fold_form(written)
+    for family in _TABLE.families:
+        if form in {_fold_form(f) for f in (*family.prefixes, *family.suffixes)}:
+            return family
+    return None
+
+
+@lru_cache(maxsize=8)
+def _own_names(code: str) -> re.Pattern[str]:
+    """A currency's own written forms (code, symbol, names), as whole words."""
+    c = _TABLE.by_code[code]
+    forms = [f for f in {c.code, c.symbol, *c.prefixes, *c.suffixes} if len(f) > 1]
+    return re.compile(rf"(?<![\w$]){_forms_pattern(forms)}", re.IGNORECASE)
+
+
+def _named_member(
+    found: list[ParsedMoney], shared: dict[int, CurrencyFamily], text: str
+) -> list[ParsedMoney]:
+    """An amount in a shared word ('60 rupees') is in the one currency of its family the message
+    names by its own name ('… how much PKR?', 'pakistani rupees'); else the family's first."""
+    if not shared:
+        return found
+    out = []
+    for p in found:
+        family = shared.get(p.start)
+        if family is not None:
+            named = [
+                code
+                for code in family.currencies
+                if code in _TABLE.by_code and _own_names(code).search(text)
+            ]
+            if len(named) == 1:
+                p = p.model_copy(update={"currency": named[0]})
+        out.append(p)
+    return out
 
 
 _OTHER_DOLLARS = frozenset({"CAD", "AUD", "NZD", "SGD", "HKD"})
@@ -593,10 +699,29 @@ _PAIR_RATE = re.compile(
 )
 
 
+# "N1,600 per dollar", "150 DA pour un euro", "we budget at 280 PKR to the dollar"
+_PER_BASE_RATE = re.compile(
+    rf"(?:(?P<cur_a>{_ANY_CUR}|{_STRICT_PREFIX}){_SPACE}?(?P<num_a>{_NUM})"
+    rf"|(?P<num_b>{_NUM}){_SPACE}?(?P<cur_b>{_ANY_CUR}))\s*"
+    r"(?:per|to\s+the|to\s+a|for\s+(?:one|a|1)|pour\s+(?:un|1)|par|the|le)\s+"
+    r"(?P<base>us\s+dollars?|dollars?|euros?|usd|eur|pounds?|gbp)(?![a-z])",
+    re.IGNORECASE,
+)
+
+
 def parse_pair_rates(text: str) -> list[PairRate]:
     """Every exchange rate a message states between two currencies: '1 $ US ≈ 1,38 $ CA',
-    '1 USD = 83 INR', '1 € = 1,08 $'."""
+    '1 USD = 83 INR', '1 € = 1,08 $', 'N1,600 per dollar'."""
     out: list[PairRate] = []
+    for m in _PER_BASE_RATE.finditer(text):
+        try:
+            quote = normalize_currency(m.group("cur_a") or m.group("cur_b"))
+            base = normalize_currency(re.sub(r"^us\s+", "", m.group("base"), flags=re.I))
+            value = _to_float(m.group("num_a") or m.group("num_b"), english_thousands=True)
+        except ValueError:
+            continue
+        if base != quote and value > 0:
+            out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
     for m in _PAIR_RATE.finditer(text):
         try:
             base = normalize_currency((m.group("one_a") or m.group("one_b")).replace("US$", "$"))

@@ -10,6 +10,7 @@ from assistant.money import (
     CurrencyInput,
     Money,
     exchange_rate,
+    has_rate,
     other_rate_assumption,
     pound_assumption,
     rate_assumption,
@@ -62,6 +63,8 @@ class MoneyQuery(BaseModel):
         if price is None:
             return self
         currency = resolve_currency(self.currency)
+        if not has_rate(currency):
+            return self  # no rate to bound it by: the asker's own figure, computed as given
         in_eur = Money(amount=price, currency=currency).to("EUR", self.usd_per_eur).amount
         if in_eur > MAX_KWH_PRICE_EUR:
             raise ValueError(

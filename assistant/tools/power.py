@@ -15,6 +15,7 @@ from assistant.money import (
     format_money,
     format_number,
     format_unit_price,
+    has_rate,
 )
 from assistant.tools.cost_base import DAYS_PER_MONTH, CostResult, MoneyQuery, money_context
 
@@ -287,7 +288,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
     if q.rent_rate is not None:
         rent = q.rent_rate * n
         share = per_hour / rent
-    elif card is not None:
+    elif card is not None and has_rate(cur):
         rng = hourly_price_range(card.name, currency=cur, usd_per_eur=rate)
         if rng is not None:
             rent = rng.typical * n

@@ -19,7 +19,7 @@ from assistant.tools.power import PowerQuery, power_cost
 def test_table_and_type_list_the_same_currencies() -> None:
     table = set(other_currencies().by_code)
     assert table == set(CURRENCIES) - set(SETTINGS_CURRENCIES)
-    assert all(c.per_eur > 0 for c in other_currencies().by_code.values())
+    assert all(c.per_eur is None or c.per_eur > 0 for c in other_currencies().by_code.values())
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,14 @@ def test_table_and_type_list_the_same_currencies() -> None:
         ("12000 円のグラボ", 12000, "JPY"),
         ("预算1.5万元", 15000, "CNY"),
         ("15万円くらい", 150000, "JPY"),
+        ("on paie environ 5 DA le kWh", 5, "DZD"),
+        ("City Power charges me roughly R3.40/kWh", 3.4, "ZAR"),
+        ("Band A at N209.5/kWh", 209.5, "NGN"),
+        ("the box costs N6.5m", 6_500_000, "NGN"),
+        ("they pay like 4.2 pesos per kWh", 4.2, "MXN"),
+        ("about 60 rupees per unit. how much PKR?", 60, "PKR"),
+        ("about 60 rupees per unit", 60, "INR"),
+        ("12 000 pesos chilenos al mes", 12000, "CLP"),
     ],
 )
 def test_amounts_in_other_currencies_are_read(text: str, amount: float, currency: str) -> None:
@@ -50,8 +58,13 @@ def test_a_price_per_kwh_in_another_currency() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["PHP 8 on the server", "rm 3 files", "I TRY 3 times", "try 3 times"]
-)
+    "text",
+    [
+        "PHP 8 on the server", "rm 3 files", "I TRY 3 times", "try 3 times",
+        # a one-letter sign needs a unit or a multiplier after the amount
+        "my AMD R9 390", "an Intel N100 mini PC", "a 5m cable",
+    ],
+)  # fmt: skip
 def test_words_that_look_like_codes_are_no_money(text: str) -> None:
     assert parse_money(text) == []
 
@@ -122,3 +135,38 @@ def test_bare_cents_are_the_messages_other_dollar() -> None:
     ]
     # with no other dollar, cents stay US cents
     assert parse_money("power is 34c/kWh")[0].currency == "USD"
+
+
+def test_a_currency_without_a_rate_is_computed_in_never_converted() -> None:
+    from assistant.money import NoExchangeRate, has_rate
+
+    assert not has_rate("DZD") and has_rate("MXN") and has_rate("USD")
+    with pytest.raises(NoExchangeRate):
+        convert(5, "DZD", "EUR")
+    r = power_cost(
+        PowerQuery(power_w=1400, hours_per_day=24, electricity_price_per_kwh=5, currency="DZD",
+                   gpu="RTX 3090")
+    )  # fmt: skip
+    assert r.currency == "DZD"
+    assert r.cost_per_day == pytest.approx(1.4 * 24 * 5)
+    assert any("No exchange rate is on record for DZD" in a for a in r.assumptions)
+
+
+def test_a_rate_stated_per_dollar_converts_the_other_amounts() -> None:
+    from assistant.agent.offline.entities import extract_entities
+    from assistant.money import parse_pair_rates
+
+    (pair,) = parse_pair_rates("we budget at N1,600 per dollar")
+    assert (pair.base, pair.quote, pair.rate) == ("USD", "NGN", 1600)
+    money = extract_entities(
+        "We're on Band A at N209.5/kWh. A rented 4090 is about $0.59/h; we budget at N1,600 per "
+        "dollar."
+    ).money
+    assert [(m.amount, m.currency) for m in money] == [(209.5, "NGN"), (0.59 * 1600, "NGN")]
+
+
+def test_an_amount_that_cannot_be_converted_is_left_out_not_mixed() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    money = extract_entities("le kWh est à 5 DA, et louer coûte 0,80 $/h").money
+    assert [(m.amount, m.currency) for m in money] == [(5, "DZD")]

@@ -361,3 +361,31 @@ def test_the_rest_of_the_pc_is_counted_for_every_card_compared() -> None:
 )
 def test_a_files_size_is_not_the_cards_memory(text: str, vram: float) -> None:
     assert extract_entities(text).vram_gb == vram
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("we have 3 machines with a 3090 each, 8 h a day", 3),
+        ("one RTX 4090 per machine, 5 machines in the lab", 5),
+        ("quatre magasins, une Jetson Orin Nano chacun", 4),
+        ("a 3090 in each of the 3 servers", 3),
+        ("say 4 stores, one jetson each running 24/7 at max 25W", 4),
+        # 'each' that is no place count
+        ("each 4090 draws 450 W", None),
+        ("I have a 3090 and a 4090; each draws 350 W", None),
+    ],
+)
+def test_one_card_in_each_of_several_places(text: str, count: int | None) -> None:
+    assert extract_entities(text).gpu_count == count
+
+
+def test_several_unnamed_machines_are_billed_each_and_in_all() -> None:
+    from assistant import ask
+
+    text = ask(
+        "4 stores, one jetson each running 24/7 at 25W. the tariff is 4.2 pesos per kWh. how "
+        "much per month?"
+    ).text
+    assert "4 machines at 25 W each (100 W in all)" in text, text
+    assert "MX$302" in text, text  # 0.1 kW x 24 h x 30 days x 4.2

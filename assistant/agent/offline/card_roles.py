@@ -152,11 +152,15 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
     """How many of each card ('4x 4060ti' → 4), from the words right before its first mention;
     a card with no count there is `default` of it, or, when `default` is None, the count of a
     later mention, else left out."""
-    from assistant.agent.offline.quantities import count_before
+    from assistant.agent.offline.quantities import count_before, count_each
 
     said: dict[str, int] = {}
     for span in sorted(spans, key=lambda s: s.start):
         count = count_before(text, span.start)
+        # '4 stores, one Jetson each' (several cards in each machine: read_machines multiplies)
+        places = count_each(text, span.end) if (count or 1) == 1 else None
+        if places is not None:
+            count = places
         if span.name not in said and count is not None:
             said[span.name] = count
     most = max(said.values(), default=1)

@@ -24,6 +24,7 @@ from assistant.agent.offline.numbers import Duration, parse_durations, parse_per
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
+    count_each,
     idle_hours,
     in_servers,
     media_lengths,
@@ -46,6 +47,7 @@ from assistant.agent.offline.usage import (
 )
 from assistant.money import (
     Currency,
+    NoExchangeRate,
     PairRate,
     convert_stated,
     parse_exchange_rate,
@@ -451,18 +453,21 @@ def _in_one_currency(
     def converted(value: float | None, cur: Currency) -> float | None:
         return None if value is None else convert_stated(value, cur, main, pairs, usd_per_eur)
 
-    return [
-        m
-        if m.currency == main
-        else m.model_copy(
-            update={
-                "amount": converted(m.amount, m.currency),
-                "high": converted(m.high, m.currency),
-                "currency": main,
-            }
-        )
-        for m in mentions
-    ]
+    out = []
+    for m in mentions:
+        if m.currency != main:
+            try:
+                m = m.model_copy(
+                    update={
+                        "amount": converted(m.amount, m.currency),
+                        "high": converted(m.high, m.currency),
+                        "currency": main,
+                    }
+                )
+            except NoExchangeRate:
+                continue  # no rate on record and none stated: not mixed into the main currency
+        out.append(m)
+    return out
 
 
 # "0,35 € le million de tokens", "$0.15 per 1M tokens", "$2/M tokens"
@@ -651,9 +656,18 @@ def _file_size(text: str, start: int) -> bool:
     return bool(phrase_spans("file_size", before))
 
 
+# "one jetson each", "a GPU per store": a device the catalog does not name, one in each place
+_ONE_DEVICE = re.compile(r"\b(?:one|a|an|un|une|1)\s+[\w-]+\b", re.I)
+
+
 def _bare_gpu_count(text: str) -> int | None:
-    """How many GPUs the message counts without naming the card, if it does; not a count it asks
-    whether it needs."""
+    """How many GPUs the message counts without naming the card, if it does ('8 GPUs', '4
+    stores, one jetson each'); not a count it asks whether it needs."""
+    each = next(
+        (n for d in _ONE_DEVICE.finditer(text) for n in [count_each(text, d.end())] if n), None
+    )
+    if each is not None:
+        return each
     nodes = _NODES_COUNT.search(text)
     m = next(
         (c for c in _BARE_COUNT.finditer(text) if not _asked_whether_needed(text, c.start())), None

@@ -107,6 +107,36 @@ def count_before(text: str, start: int) -> int | None:
     return value if 1 <= value <= MAX_COUNT else None
 
 
+EACH_SPAN = 32  # how far after a card 'per store' or 'in each of the 3 servers' may sit
+EACH_GAP = 14  # words between a card and 'each': 'un boîtier de 40 W chacun'
+_SENTENCE_END = re.compile(r"[.!?\n;]")
+_COUNTED = r"\b(two|deux|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|\d{1,3})\s+"
+
+
+def count_each(text: str, end: int) -> int | None:
+    """How many places or machines hold one card each, when the words after the card (ending at
+    `end`) say so: '4 stores, one Jetson each' → 4, 'a 3090 per machine … 3 machines' → 3."""
+    after = text[end : end + EACH_SPAN]
+    vocab = _vocabulary()
+    per = re.match(
+        rf"\s*(?:{vocab['each.per'].pattern})\s+(?:{_COUNTED})?([^\W\d_]{{3,}})", after, re.I
+    )
+    m: re.Match[str] | None
+    if per is not None and per.group(1):  # 'in each of the 3 servers'
+        m = per
+    elif per is not None:  # the place named after 'per': its count anywhere in the message
+        stem = re.escape(per.group(2).lower().rstrip("s")[:5])
+        m = re.search(rf"{_COUNTED}{stem}", text, re.I)
+    elif re.match(rf"[^.!?\n;]{{0,{EACH_GAP}}}?(?:{vocab['each'].pattern})", after, re.I):
+        start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, end)), default=0)
+        found = list(re.finditer(rf"{_COUNTED}([^\W\d_]{{3,}})", text[start:end], re.I))
+        m = found[-1] if found else None
+    else:
+        return None
+    value = _count_value(m.group(1)) if m else 0
+    return value if 2 <= value <= MAX_COUNT else None
+
+
 def _count_value(word: str) -> int:
     """A count written as a word or in digits ('four', 'deux', '8'); 0 when it is neither."""
     word = word.lower()

@@ -43,10 +43,17 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     name = result.gpu or pick(lang, "The machine", "La machine")
     who = f"{n} × {name}" if n > 1 else name
     watts = num(result.total_w or (result.power_w or 0) * n, lang, 0)
+    draw = f"{watts} W{_parts(result, lang)}"
+    if n > 1 and result.gpu is None and result.power_w:  # '4 stores, one Jetson each at 25 W'
+        who = pick(lang, f"{n} machines", f"{n} machines")
+        each = num(result.power_w, lang, 0)
+        draw = pick(
+            lang, f"{each} W each ({watts} W in all)", f"{each} W chacune ({watts} W en tout)"
+        )
     use = pick(
         lang,
-        f"{watts} W{_parts(result, lang)} for {num(result.hours_per_day or 0, lang, 1)} h a day",
-        f"{watts} W{_parts(result, lang)} pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
+        f"{draw} for {num(result.hours_per_day or 0, lang, 1)} h a day",
+        f"{draw} pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
     )
     if result.idle_hours_per_day:
         idle = num((result.idle_w or 0) * n, lang, 0)

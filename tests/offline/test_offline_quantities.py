@@ -389,3 +389,33 @@ def test_several_unnamed_machines_are_billed_each_and_in_all() -> None:
     ).text
     assert "4 machines at 25 W each (100 W in all)" in text, text
     assert "MX$302" in text, text  # 0.1 kW x 24 h x 30 days x 4.2
+
+
+@pytest.mark.parametrize(
+    ("text", "watts"),
+    [
+        ("2x 3090 a ~700 W en charge, 6 h/jour", 350.0),  # N × the board power: all the cards'
+        ("2x 3090 at 350 W each, 6 h a day", 350.0),
+        ("4x 4090 at 1800 W total", 450.0),
+        ("4x 4090 at 450 W", 450.0),
+        ("8x H100 at 700 W", 700.0),
+    ],
+)
+def test_the_figure_after_several_cards_is_each_cards_or_all_of_theirs(
+    text: str, watts: float
+) -> None:
+    (own,) = extract_entities(text).card_power_w.values()
+    assert own == watts
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [("runs 10 h a day, 6 days out of 7", 26.0), ("10 h/jour, 6 jours sur 7", 26.0),
+     ("5 jours/7", 21.67), ("7 jours sur 7", 30.0)],
+)  # fmt: skip
+def test_days_out_of_seven_are_a_week_pattern(text: str, days: float | None) -> None:
+    from assistant.agent.offline.skills.common import period_span
+
+    found = extract_entities(text).days_per_month
+    assert (round(found, 2) if found else None) == days
+    assert period_span(text) == (None, None)  # a pattern of use, not a span to total over

@@ -29,6 +29,7 @@ from assistant.agent.offline.quantities import (
     in_servers,
     media_lengths,
     memory_in_use,
+    per_card_watts,
     phrase_spans,
     read_energy,
     read_machines,
@@ -660,6 +661,14 @@ def _file_size(text: str, start: int) -> bool:
 _ONE_DEVICE = re.compile(r"\b(?:one|a|an|un|une|1)\s+[\w-]+\b", re.I)
 
 
+def _tdp(name: str) -> float | None:
+    """The catalog card's board power, if it has one."""
+    from assistant.knowledge.matching import match_gpu
+
+    card = match_gpu(name).gpu
+    return float(card.tdp_w) if card is not None and card.tdp_w else None
+
+
 def _bare_gpu_count(text: str) -> int | None:
     """How many GPUs the message counts without naming the card, if it does ('8 GPUs', '4
     stores, one jetson each'); not a count it asks whether it needs."""
@@ -950,6 +959,12 @@ def extract_entities(text: str) -> Entities:
     else:
         ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
     ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
+    ent.card_power_w = {
+        name: per_card_watts(
+            text, (power.card_w_end or {})[name], w, ent.gpu_counts.get(name) or 1, _tdp(name)
+        )
+        for name, w in ent.card_power_w.items()
+    }
     ent.wall_w, ent.power_cap_w, ent.rest_w = power.wall_w, power.cap_w, power.rest_w
     ent.psu_w = power.psu_w
     ent.pue, ent.servers = read_pue(text), in_servers(text)

@@ -151,6 +151,7 @@ class PowerFigures:
     load_options: tuple[float, ...] = ()
     idle_w: float | None = None
     card_w: dict[str, float] | None = None
+    card_w_end: dict[str, int] | None = None  # where each card's own figure ends
     idle_at: int | None = None
     wall_w: float | None = None
     cap_w: float | None = None
@@ -263,12 +264,17 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         skip |= {i for i, (_, _, w) in enumerate(watts) if w == rating}
     load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
     card_w: dict[str, float] = {}
+    card_w_end: dict[str, int] = {}
     ordered = sorted(card_spans, key=lambda c: c[1])
     for n, (name, _, end) in enumerate(ordered):
         limit = min(end + CARD_POWER_SPAN, ordered[n + 1][1] if n + 1 < len(ordered) else len(text))
-        own = [w for i, (pos, _, w) in enumerate(watts) if end <= pos < limit and i not in skip]
+        own = [
+            (w, w_end)
+            for i, (pos, w_end, w) in enumerate(watts)
+            if end <= pos < limit and i not in skip
+        ]
         if own and name not in card_w:
-            card_w[name] = own[0]
+            card_w[name], card_w_end[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
     return PowerFigures(
         wall_w=_next_to("wall", text, watts, idle_index) or _machine_draw(text, watts, idle_index),
@@ -279,8 +285,30 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         load_options=tuple(dict.fromkeys(load)),
         idle_w=idle[2] if idle else None,
         card_w=card_w or None,
+        card_w_end=card_w_end or None,
         idle_at=idle[0] if idle else None,
     )
+
+
+TOTAL_SPAN = 20  # how far after a power figure 'each' or 'in total' may sit
+
+
+def per_card_watts(text: str, end: int, watts: float, count: int, tdp: float | None) -> float:
+    """One card's draw from the figure written after 'N × card' (ending at `end`): the figure
+    itself when it is each card's ('2x 3090 at 350 W each'), the figure shared among the cards
+    when it is all of theirs ('4x 4090 at 1800 W total'). With neither said, the figure nearer
+    N × the card's board power than to one card's is all of theirs ('2x 3090 à ~700 W')."""
+    if count <= 1:
+        return watts
+    after = text[end : end + TOTAL_SPAN]
+    vocab = _vocabulary()
+    if vocab["power_total.each"].match(after.lstrip()):
+        return watts
+    if vocab["power_total"].match(after.lstrip()):
+        return watts / count
+    if tdp and abs(watts - count * tdp) < abs(watts - tdp):
+        return watts / count
+    return watts
 
 
 def idle_hours(

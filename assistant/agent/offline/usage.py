@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from assistant.agent.offline.numbers import same_sentence_before
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
+from assistant.tools.cost_base import DAYS_PER_MONTH
 
 WEEKS_PER_MONTH = 52 / 12
 MAX_DAYS = {"week": 7.0, "month": 31.0, "year": 366.0}
@@ -46,7 +47,9 @@ def _working_days_pattern() -> re.Pattern[str]:
         rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
         rf"(?P<q2>\s+(?:{qualifiers}))?"
         rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
-        rf"(?P<per>{'|'.join(_PERIODS)})\b)?",
+        rf"(?P<per>{'|'.join(_PERIODS)})\b"
+        # '6 jours sur 7', '6 days out of 7': days of a week
+        r"|(?P<of_week>\s*(?:out\s+of|sur|/)\s*(?:7|seven|sept)\b))?",
         re.IGNORECASE,
     )
 
@@ -61,14 +64,14 @@ class WorkingDays:
 
 
 def working_days(text: str) -> WorkingDays | None:
-    """'22 working days a month' (22), '5 days a week' (about 21.7), '22 jours ouvrés' (a month),
-    '220 working days' or '220 days a year' (a year's, about 18.3 a month), 'weekdays only' (five
-    days a week).
+    """'22 working days a month' (22), '5 days a week' or '5 jours sur 7' (about 21.7), '22 jours
+    ouvrés' (a month), '220 working days' or '220 days a year' (a year's, about 18.3 a month),
+    'weekdays only' (five days a week). Seven days a week is every day of the month.
 
     A count of days needs a period or a working qualifier to be a pattern of use; a bare
     '10 days' is a span of time."""
     for m in _working_days_pattern().finditer(text):
-        per = (m.group("per") or "").lower()
+        per = "week" if m.group("of_week") else (m.group("per") or "").lower()
         if not per and not (m.group("q1") or m.group("q2")):
             continue
         unit = _PERIODS.get(per, "month")  # a working qualifier and no period: a month's
@@ -80,6 +83,8 @@ def working_days(text: str) -> WorkingDays | None:
         per_month = (
             days * WEEKS_PER_MONTH if unit == "week" else days / 12 if unit == "year" else days
         )
+        if unit == "week" and days == MAX_DAYS["week"]:
+            per_month = DAYS_PER_MONTH  # '7 jours sur 7': every day of the month
         return WorkingDays(per_month, m.start(), m.end())
     weekdays = phrase_spans("working_days.weekdays", text)
     if weekdays:

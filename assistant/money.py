@@ -29,7 +29,7 @@ Currency = Literal[
     "NPR", "BDT", "VND", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
 ]  # fmt: skip
 
-Period = Literal["hour", "month", "day", "kwh"]
+Period = Literal["hour", "month", "day", "kwh", "litre"]
 
 CURRENCIES: tuple[Currency, ...] = get_args(Currency)
 SETTINGS_CURRENCIES: tuple[Currency, ...] = ("EUR", "USD", "GBP")
@@ -370,7 +370,7 @@ _CUR_PREFIX = rf"{_OTHER_PREFIX}|US\$|\$|€|£|USD|EUR|GBP"
 _CUR_SUFFIX = (
     rf"{_OTHER_SUFFIX}|€|\$\s?US\b|\$|£|US\$|euros?\b|eur\b|usd\b|dollars?\b|gbp\b|pounds?\b"
 )
-_UNIT = r"(?:kwh|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
+_UNIT = r"(?:kwh|litres?|liters?|l|hours?|heures?|hrs?|h|month|mois|mo|days?|jours?|j|d)\b"
 # "$2.85/GPU-hr", "2,10 €/h", "0,27 € le kWh", "$0.32 per kWh"
 # "$2.20/GPU/h", "0,50 € l'heure-GPU", "$1.30 per GPU per hour", "2 € par GPU et par heure"
 _PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
@@ -378,7 +378,7 @@ _PER_GPU = r"(?:gpu\s*(?:[-/]\s*|\s+(?:et\s+)?(?:par|per|an?|/)\s+)?)?"
 _TAX = r"(?:(?:HT|TTC|hors\s+taxes?|excl\.?\s+(?:VAT|tax)|ex\.?\s+VAT|incl\.?\s+VAT|\+\s?(?:VAT|TVA))\s*)?"
 _PER = (
     rf"(?P<per>\s*{_TAX}(?:(?:/\s*|(?:par|per|an?|une?|every|each|chaque|du)\s+|(?:de|à)\s+l'|l')"
-    rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+kwh\b))?"
+    rf"{_PER_GPU}{_UNIT}(?:[- ]gpu\b)?|(?:le|the)\s+(?:kwh|litre|liter)\b))?"
 )
 # "a kWh at 0,25 €", "le kWh est à 0,2516 €", "le kWh nous coûte environ 120 FCFA", "le kWh me
 # revient à environ 90 FCFA", "the kWh costs me 70 Ft": the unit
@@ -387,6 +387,11 @@ KWH_BEFORE_SPAN = 40  # how far before an amount its "kWh ... costs" may start
 _KWH_BEFORE = re.compile(
     r"kwh\s*(?:(?:nous|vous|me|us|is|costs?|co[uû]te|est|vaut|revient|comes\s+to|at|à|a|=|:"
     r"|about|around|roughly|environ|~)(?:\s+|(?<=[=:~])\s*)){0,4}$",
+    re.I,
+)
+_LITRE_BEFORE = re.compile(
+    r"\b(?:litre|liter|l)\s*(?:(?:of\s+\w+|de\s+\w+|d'\w+|nous|vous|me|us|is|costs?|co[uû]te|est|vaut"
+    r"|revient|comes\s+to|at|à|a|=|:|about|around|roughly|environ|~)(?:\s+|(?<=[=:~])\s*)){0,4}$",
     re.I,
 )
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
@@ -447,6 +452,8 @@ def _period(raw: str | None) -> Period | None:
     word = words[-1] if words else ""
     if word == "kwh":
         return "kwh"
+    if word in {"l", "litre", "litres", "liter", "liters"}:
+        return "litre"
     if word.startswith("mo"):
         return "month"
     if word.startswith(("j", "d")):
@@ -533,8 +540,12 @@ def parse_money(text: str) -> list[ParsedMoney]:
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
             per = _period(m.group("per"))
-            if per is None and _KWH_BEFORE.search(text[max(0, start - KWH_BEFORE_SPAN) : start]):
+            before = text[max(0, start - KWH_BEFORE_SPAN) : start]
+            if per is None and _KWH_BEFORE.search(before):
                 per = "kwh"
+            elif per is None and _LITRE_BEFORE.search(before):
+                per = "litre"  # 'le litre me coûte ~1,6 USD'
+
             found.append(
                 ParsedMoney(
                     amount=amount,

@@ -62,6 +62,10 @@ class RunningCosts(BaseModel):
         gt=0, description="The least the rest of a desktop draws under load (a modest CPU)"
     )
     psu_source: Source
+    battery_efficiency: float = Field(
+        gt=0, le=1, description="The share of a battery's rated Wh that reaches the machine"
+    )
+    battery_source: Source
     cards: list[CardDraw]
     systems: list[SystemDraw] = Field(default_factory=list)
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from assistant.knowledge.prices import hourly_price_range
-from assistant.knowledge.running import CardDraw, SystemDraw, load_running_costs
+from assistant.knowledge.running import CardDraw, RunningCosts, SystemDraw, load_running_costs
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.money import (
     configured_electricity_price,
@@ -113,6 +113,22 @@ class PowerQuery(MoneyQuery):
         description="Other cards in the same machine, added to the power-supply check "
         "('an RTX 4080 Super plus an RTX 3060')",
     )
+    battery_wh: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000_000,
+        description="A battery, power station or UPS that runs the machine during a power cut, "
+        "in watt-hours: how long it lasts at the machine's draw",
+    )
+    fuel_l_per_h: float | None = Field(
+        default=None,
+        gt=0,
+        le=1_000,
+        description="A generator's fuel use while it runs the machine, in litres per hour",
+    )
+    fuel_price_per_l: float | None = Field(
+        default=None, ge=0, description="The fuel's price per litre, in `currency`"
+    )
 
 
 class PsuCheck(BaseModel):
@@ -125,6 +141,30 @@ class PsuCheck(BaseModel):
     basis: str = Field(description="vendor (the card's recommended supply) / estimate")
     floor_w: float = Field(description="Below this the machine cannot run under load")
     verdict: str = Field(description="enough / tight / short")
+
+
+class BatteryRuntime(BaseModel):
+    """How long a battery runs the machine: its watt-hours × the share that reaches the machine ÷
+    the machine's draw."""
+
+    battery_wh: float
+    load_w: float = Field(description="What the battery feeds: cards and the rest of the machine")
+    efficiency: float
+    hours: float = Field(description="Runtime after conversion losses")
+    hours_ideal: float = Field(description="Runtime with no loss at all: battery Wh ÷ load W")
+
+
+class GeneratorCost(BaseModel):
+    """A generator's fuel cost while it runs the machine: litres per hour × price per litre, and
+    that per kWh the machine draws."""
+
+    fuel_l_per_h: float
+    fuel_price_per_l: float | None = None
+    cost_per_hour: float | None = None
+    cost_per_kwh: float | None = Field(
+        default=None, description="Fuel per hour ÷ the machine's kW: the price of its energy"
+    )
+    load_w: float
 
 
 class PowerCost(CostResult):
@@ -177,6 +217,12 @@ class PowerCost(CostResult):
         default=None, description="Electricity per hour ÷ rental price per hour"
     )
     psu: PsuCheck | None = Field(default=None, description="The power-supply check, when asked")
+    battery: BatteryRuntime | None = Field(
+        default=None, description="How long a battery runs the machine, when one is given"
+    )
+    generator: GeneratorCost | None = Field(
+        default=None, description="What a generator's fuel costs, when its use is given"
+    )
     other_gpus: list[str] = Field(
         default_factory=list, description="The other cards of the machine in the supply check"
     )
@@ -298,6 +344,8 @@ def power_cost(q: PowerQuery) -> PowerCost:
     psu = _psu_check(
         q, row, card.tdp_w if card and card.tdp_w else watts, others, sources, assumptions
     )
+    battery = _battery(q.battery_wh, total_w * pue, data, sources, assumptions)
+    generator = _generator(q, total_w * pue)
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
     # Days of use a month below the calendar's (working days): a year is twelve such months.
@@ -377,7 +425,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         cost_per_day=per_day, cost_per_month=per_month, cost_per_year=per_year,
         extra_over_idle_per_day=extra_day, extra_over_idle_per_month=extra_day * q.days_per_month,
         rent_rate=rent, rent_rate_given=q.rent_rate is not None, electricity_share_of_rent=share,
-        psu=psu,
+        psu=psu, battery=battery, generator=generator,
         other_gpus=[c.name for c in others] if psu is not None else [],
         inputs={"watts": watts, "cards": n, "idle_watts": idle, "hours_per_day": hours,
                 "machines": machines, "rest_of_machine_watts": rest_w, "pue": pue,
@@ -386,6 +434,47 @@ def power_cost(q: PowerQuery) -> PowerCost:
         summary=summary, summary_fr=summary_fr, assumptions=assumptions,
         sources=dedupe_sources(sources), **base,
     )  # fmt: skip
+
+
+def _battery(
+    battery_wh: float | None,
+    load_w: float,
+    data: RunningCosts,
+    sources: list[Source],
+    assumptions: list[str],
+) -> BatteryRuntime | None:
+    """How long the battery lasts at the machine's draw, after the inverter's losses."""
+    if battery_wh is None or load_w <= 0:
+        return None
+    eff = data.battery_efficiency
+    sources.append(data.battery_source)
+    assumptions.append(
+        f"Battery: {eff:.0%} of its rated Wh reaches the machine through the inverter (a typical "
+        "AC output); a battery is rarely drained to empty, so keep a margin."
+    )
+    return BatteryRuntime(
+        battery_wh=battery_wh,
+        load_w=load_w,
+        efficiency=eff,
+        hours=battery_wh * eff / load_w,
+        hours_ideal=battery_wh / load_w,
+    )
+
+
+def _generator(q: PowerQuery, load_w: float) -> GeneratorCost | None:
+    """The generator's fuel per hour, and per kWh of what the machine draws."""
+    if q.fuel_l_per_h is None:
+        return None
+    price = q.fuel_price_per_l
+    per_hour = q.fuel_l_per_h * price if price is not None else None
+    per_kwh = per_hour / (load_w / 1000) if per_hour is not None and load_w > 0 else None
+    return GeneratorCost(
+        fuel_l_per_h=q.fuel_l_per_h,
+        fuel_price_per_l=price,
+        cost_per_hour=per_hour,
+        cost_per_kwh=per_kwh,
+        load_w=load_w,
+    )
 
 
 def _machines(

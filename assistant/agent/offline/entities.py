@@ -31,7 +31,9 @@ from assistant.agent.offline.quantities import (
     memory_in_use,
     per_card_watts,
     phrase_spans,
+    read_battery,
     read_energy,
+    read_fuel_rate,
     read_machines,
     read_power,
     read_pue,
@@ -66,7 +68,7 @@ class MoneyMention(BaseModel):
     high: float | None = None
     currency: Currency
     per_hour: bool = False
-    per: Literal["hour", "day", "month", "kwh"] | None = None
+    per: Literal["hour", "day", "month", "kwh", "litre"] | None = None
     text: str = ""
     paid: bool = Field(default=False, description="Already spent: 'bought it for £260'")
     added: bool = Field(
@@ -145,6 +147,15 @@ class Entities(BaseModel):
     usd_per_eur: float | None = Field(default=None, description="A rate stated: '1 € = 1,08 $'")
     electricity_price: MoneyMention | None = Field(
         default=None, description="The price per kWh: '$0.32/kWh', '15 cents/kWh'"
+    )
+    fuel_price: MoneyMention | None = Field(
+        default=None, description="A fuel's price per litre: '1,6 USD le litre', 'N1,150/L'"
+    )
+    fuel_l_per_h: float | None = Field(
+        default=None, description="A generator's fuel use: '1,2 L/h de gasoil'"
+    )
+    battery_wh: float | None = Field(
+        default=None, description="A battery's capacity: 'EcoFlow Delta 2 (1024 Wh)'"
     )
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
@@ -873,6 +884,8 @@ def extract_entities(text: str) -> Entities:
     power = read_power(text, spans)  # read once: the money's units and the power fields
     ent.money = _in_one_currency(_money(masked, power.load_w is not None), pairs, ent.usd_per_eur)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
+    ent.fuel_price = next((m for m in ent.money if m.per == "litre"), None)
+    ent.fuel_l_per_h, ent.battery_wh = read_fuel_rate(text), read_battery(text)
     days = working_days(masked)
     if days is not None:
         ent.days_per_month = days.per_month
@@ -887,7 +900,7 @@ def extract_entities(text: str) -> Entities:
     ent.continuous_job = continuous_job(masked)
     ent.utilisation = utilisation(masked)
     energy = read_energy(text, spans)
-    if energy is not None:
+    if energy is not None and ent.battery_wh != energy.kwh * 1000:  # a battery's, not energy used
         ent.energy_kwh, ent.energy_period, ent.energy_card = energy.kwh, energy.period, energy.card
     ent.percentages = parse_percentages(text)
     for m in _PART.finditer(text):

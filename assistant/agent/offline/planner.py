@@ -167,6 +167,9 @@ def _with_companions(reading: Reading) -> list[str]:
         if "gpu_compare" in intents:
             intents.remove("gpu_compare")
         intents.insert(0, "gpu_compare")
+    if "rent_cost" in intents and ent.fuel_l_per_h and not ent.hourly_rates:
+        # 'on the generator, what does it cost per hour?': the fuel's hour, not a rental's
+        intents.remove("rent_cost")
     if "notebook_tiers" in intents and "rent_cost" in intents and not _names_renting(reading):
         # "100 compute units on Colab Pro: how many hours of A100?": the notebook's units, not a
         # cloud rental nobody asked to price.

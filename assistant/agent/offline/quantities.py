@@ -290,6 +290,43 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     )
 
 
+BATTERY_SPAN = 60  # how far from a Wh figure a battery word may sit, in its clause
+_STORED = re.compile(
+    r"(?<![\w.,])(\d{1,3}(?:[ ,\u202f]\d{3})+|\d+(?:[.,]\d+)?)\s*(k?)wh\b", re.IGNORECASE
+)
+# '1,2 L/h de gasoil', '1.2 litres per hour', 'burns about 1.2 L an hour'
+_FUEL_RATE = re.compile(
+    r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s*(?:l|litres?|liters?)\s*(?:/\s*|(?:per|par|an?|une?|de\s+l'|à\s+l'|l')\s*)"
+    r"(?:h|hours?|hr|heures?)\b",
+    re.IGNORECASE,
+)
+
+
+def read_battery(text: str) -> float | None:
+    """A battery's capacity in Wh, when an energy figure sits in a sentence with a battery word of
+    the concept vocabulary ('an EcoFlow Delta 2 (1024 Wh)', 'un onduleur de 1,5 kWh')."""
+    from assistant.agent.offline.concepts import concept_starts
+
+    batteries = concept_starts("battery", text)
+    for m in _STORED.finditer(text):
+        near = [
+            s
+            for s in batteries
+            if abs(s - m.start()) <= BATTERY_SPAN
+            and not _SENTENCE_END.search(text[min(s, m.end()) : max(s, m.start())])
+        ]
+        if near:
+            value = float(re.sub(r"[ ,\u202f](?=\d{3}\b)", "", m.group(1)).replace(",", "."))
+            return value * 1000 if m.group(2) else value
+    return None
+
+
+def read_fuel_rate(text: str) -> float | None:
+    """A generator's fuel use in litres per hour ('~1,2 L/h de gasoil')."""
+    m = _FUEL_RATE.search(text)
+    return float(m.group(1).replace(",", ".")) if m else None
+
+
 TOTAL_SPAN = 20  # how far after a power figure 'each' or 'in total' may sit
 
 

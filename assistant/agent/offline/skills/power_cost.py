@@ -272,6 +272,13 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     text = _job_total(result, asked, lang).strip() or (
         _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
     )
+    off_grid = [
+        line for line in (_battery_line(result, lang), _generator_line(result, lang)) if line
+    ]
+    if off_grid:  # 'how long does my power station last?', 'what does the generator cost?'
+        # the grid's bill only when the question asks about electricity from the grid too
+        grid = asked.electricity_price is not None or "electricity" in concepts_in(question)
+        text = "\n\n".join([*off_grid, text] if grid else off_grid)
     if result.psu is not None:
         text = _psu_line(result, lang) + "\n\n" + text
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
@@ -287,6 +294,46 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
             assumptions_line(result.assumptions, result.usd_per_eur, lang),
         )
         if p
+    )
+
+
+def _battery_line(result: PowerCost, lang: Lang) -> str:
+    """'A 1,024 Wh battery runs the machine at 230 W for about 3.8 h (4.5 h with no loss).'"""
+    b = result.battery
+    if b is None:
+        return ""
+    wh, load = num(b.battery_wh, lang, 0), num(b.load_w, lang, 0)
+    hours, ideal, eff = num(b.hours, lang, 1), num(b.hours_ideal, lang, 1), f"{b.efficiency:.0%}"
+    return pick(
+        lang,
+        f"**A {wh} Wh battery runs the machine at {load} W for about {hours} h** ({ideal} h with "
+        f"no loss at all; about {eff} of its Wh reach the machine through the inverter). Runtime "
+        "= battery Wh × efficiency ÷ watts drawn: a lower power limit on the card stretches it.",
+        f"**Une batterie de {wh} Wh fait tourner la machine à {load} W pendant environ {hours} h** "
+        f"({ideal} h sans aucune perte ; environ {eff} de ses Wh arrivent à la machine par "
+        "l'onduleur). Autonomie = Wh de la batterie × rendement ÷ watts consommés : brider la "
+        "carte l'allonge.",
+    )
+
+
+def _generator_line(result: PowerCost, lang: Lang) -> str:
+    """'On the generator: 1.2 L/h × $1.60 = $1.92 an hour, $6.40 per kWh at 300 W.'"""
+    g = result.generator
+    if g is None or g.cost_per_hour is None or g.fuel_price_per_l is None:
+        return ""
+    cur = result.currency
+    litres, price = num(g.fuel_l_per_h, lang, 2), money(g.fuel_price_per_l, cur, lang)
+    hour, load = money(g.cost_per_hour, cur, lang), num(g.load_w, lang, 0)
+    kwh = money(g.cost_per_kwh, cur, lang) if g.cost_per_kwh is not None else "?"
+    return pick(
+        lang,
+        f"**On the generator: {litres} L/h × {price} = {hour} an hour, i.e. {kwh} per kWh the "
+        f"machine uses at {load} W.** A generator burns much of its fuel even lightly loaded, so "
+        "a large one feeding one PC pays far more per kWh than the grid.",
+        f"**Sur le groupe électrogène : {litres} L/h × {price} = {hour} de l'heure, soit {kwh} "
+        f"par kWh consommé par la machine à {load} W.** Un groupe brûle une bonne part de son "
+        "carburant même peu chargé : un gros groupe pour un seul PC revient bien plus cher au "
+        "kWh que le réseau.",
     )
 
 
@@ -422,6 +469,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     whole = reading.entities
     if whole.energy_card and whole.energy_card not in cards:
         cards = [whole.energy_card, *cards][:MAX_COMPARED]
+    if cards and whole.speedups:
+        # 'and if the same job runs 25 times faster on an H100?' (another sentence): that card
+        # is compared too, whichever clause the electricity was asked in
+        cards = [*cards, *(c for c in whole.speedups if c not in cards)][:MAX_COMPARED]
     if not cards and ent.power_w is None:
         return []
     currency = currency_of(ent)
@@ -461,6 +512,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             "system_w": whole.rest_w if alone or not whole.machines else None,
             "servers": whole.servers, "pue": whole.pue,
             "psu_w": whole.psu_w if alone else None,
+            "battery_wh": whole.battery_wh if alone else None,
+            "fuel_l_per_h": whole.fuel_l_per_h if alone else None,
+            "fuel_price_per_l": whole.fuel_price.amount if alone and whole.fuel_price else None,
         })  # fmt: skip
     if alone and whole.rest_w is not None and whole.wall_w is not None and ent.power_w is not None:
         # 'at the plug, 430 W for the card + 150 W for the rest': the parts, not one wall figure
@@ -521,8 +575,19 @@ SKILL = Skill(
     render=render,
     combine=combine,
     search_hint="consommation électrique coût électricité",
-    slots=("gpus", "unknown_gpus", "power_w", "psu_w", "durations", "gpu_count", "money"),
+    slots=(
+        "gpus",
+        "unknown_gpus",
+        "power_w",
+        "psu_w",
+        "durations",
+        "gpu_count",
+        "money",
+        "battery_wh",
+        "fuel_l_per_h",
+        "fuel_price",
+    ),
     needs=("gpus", "unknown_gpus", "power_w"),
-    concepts=("electricity", "psu"),
-    requires=("electricity", "psu"),
+    concepts=("electricity", "psu", "battery", "generator"),
+    requires=("electricity", "psu", "battery", "generator"),
 )

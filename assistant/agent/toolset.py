@@ -128,17 +128,21 @@ def run_tool(
     """Validate the arguments and run the tool — never raise; a failure is JSON `{"error"}`.
     Money defaults the caller did not give (currency, exchange rate, electricity price) are filled
     from the settings here, at the edge, not inside the tools."""
-    from assistant.money import tool_defaults
+    from assistant.money import NoExchangeRate, tool_defaults
 
     try:
         query = model.model_validate(tool_defaults(model, arguments))
     except ValidationError as exc:
         return ToolOutcome(validation_text(exc), failed=True)
+    except NoExchangeRate as exc:  # a default price converted into a currency with no rate
+        return ToolOutcome(error_text(str(exc)), failed=True)
     try:
         result = func(query)
         return ToolOutcome(result_text(result), result=result)
     except ValidationError as exc:
         return ToolOutcome(validation_text(exc), failed=True)
+    except NoExchangeRate as exc:  # a price from the data asked in a currency with no rate
+        return ToolOutcome(error_text(str(exc)), failed=True)
     except Exception as exc:  # a tool bug must not end the conversation
         log.warning("tool %s failed: %s: %s", name, type(exc).__name__, redact(str(exc)))
         return ToolOutcome(error_text(f"{name} failed ({type(exc).__name__}): {exc}"), failed=True)

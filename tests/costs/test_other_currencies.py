@@ -170,3 +170,19 @@ def test_an_amount_that_cannot_be_converted_is_left_out_not_mixed() -> None:
 
     money = extract_entities("le kWh est à 5 DA, et louer coûte 0,80 $/h").money
     assert [(m.amount, m.currency) for m in money] == [(5, "DZD")]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "PI got a small hardware grant (~1.2M ISK): buy an RTX 4000 Ada or keep it as cloud "
+        "credits?",
+        "J'ai 50 000 DA pour louer un GPU, combien d'heures de A100 ?",
+    ],
+)
+def test_prices_from_the_data_in_a_currency_with_no_rate_get_a_clear_answer(question: str) -> None:
+    from assistant import ask
+
+    text = ask(question).text
+    assert "no exchange rate is on record" in text, text
+    assert "Sorry" not in text and "failed (" not in text, text

@@ -419,3 +419,11 @@ def test_days_out_of_seven_are_a_week_pattern(text: str, days: float | None) -> 
     found = extract_entities(text).days_per_month
     assert (round(found, 2) if found else None) == days
     assert period_span(text) == (None, None)  # a pattern of use, not a span to total over
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I train 8 hours with a 3090 each day", "2 jobs a week on a 4090 each time, 5 hours long"],
+)
+def test_each_of_a_span_of_time_is_no_place_count(text: str) -> None:
+    assert extract_entities(text).gpu_count in (None, 1)

@@ -127,9 +127,15 @@ def count_each(text: str, end: int) -> int | None:
     elif per is not None:  # the place named after 'per': its count anywhere in the message
         stem = re.escape(per.group(2).lower().rstrip("s")[:5])
         m = re.search(rf"{_COUNTED}{stem}", text, re.I)
-    elif re.match(rf"[^.!?\n;]{{0,{EACH_GAP}}}?(?:{vocab['each'].pattern})", after, re.I):
+    elif (
+        each := re.match(rf"[^.!?\n;]{{0,{EACH_GAP}}}?(?:{vocab['each'].pattern})", after, re.I)
+    ) and not vocab["each.times"].match(after[each.end() :].lstrip()):
         start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, end)), default=0)
-        found = list(re.finditer(rf"{_COUNTED}([^\W\d_]{{3,}})", text[start:end], re.I))
+        found = [
+            c
+            for c in re.finditer(rf"{_COUNTED}([^\W\d_]{{3,}})", text[start:end], re.I)
+            if not vocab["each.times"].fullmatch(c.group(2))
+        ]
         m = found[-1] if found else None
     else:
         return None

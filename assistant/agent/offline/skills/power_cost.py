@@ -45,7 +45,7 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     watts = num(result.total_w or (result.power_w or 0) * n, lang, 0)
     draw = f"{watts} W{_parts(result, lang)}"
     if n > 1 and result.gpu is None and result.power_w:  # '4 stores, one Jetson each at 25 W'
-        who = pick(lang, f"{n} machines", f"{n} machines")
+        who = f"{n} machines"  # the same word in both languages
         each = num(result.power_w, lang, 0)
         draw = pick(
             lang, f"{each} W each ({watts} W in all)", f"{each} W chacune ({watts} W en tout)"
@@ -258,15 +258,9 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
             return render_unknown(result.gpu, result.suggestions, lang)
         return pick(lang, result.summary, result.summary_fr)
     if result.psu is not None and "electricity" not in concepts_in(question):
-        # 'is a 250 W PSU enough?': the supply's verdict, not a bill nobody asked for
-        return "\n\n".join(
-            p
-            for p in (
-                _psu_line(result, lang),
-                assumptions_line(result.assumptions, result.usd_per_eur, lang),
-            )
-            if p
-        )
+        # 'is a 250 W PSU enough?': the supply's verdict (its basis said in it), not a bill
+        # nobody asked for, nor the bill's assumptions (currency, price per kWh, hours)
+        return _psu_line(result, lang)
     asked = extract_entities(question)
     # one run of some hours is the answer; a day of use the tool assumed would be noise
     text = _job_total(result, asked, lang).strip() or (

@@ -81,3 +81,23 @@ def test_on_a_generator_the_answer_gives_its_hour_and_kwh() -> None:
         .replace("\xa0", " ")
     )
     assert "1,92 $ de l'heure" in text and "6,40 $ par kWh" in text, text
+
+
+def test_the_runtime_is_set_against_the_outage_asked_about() -> None:
+    from assistant import ask
+
+    text = ask(
+        "My PC draws about 450 W at the wall. Outages here last 2 hours: will a 1,500 Wh power "
+        "station keep it running?"
+    ).text
+    assert "about 2.8 h: a 2 h outage is covered" in text, text  # 1500 × 0.85 ÷ 450
+
+
+def test_a_saving_is_also_given_at_the_rate_the_question_states() -> None:
+    from assistant import ask
+
+    text = ask(
+        "I pay ARS 120/kWh. The 4090 box pulls ~550 W, the 4070 Ti SUPER box ~350 W, 24/7 for a "
+        "year: what's the difference (use ~ARS 1,200 per USD)?"
+    ).text
+    assert "ARS 210,240 (≈ $175 at the rate you give)" in text, text

@@ -23,7 +23,7 @@ from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
 from assistant.money import format_unit_price
-from assistant.tools.power import PowerCost
+from assistant.tools.power import BatteryRuntime, PowerCost
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -267,11 +267,16 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
         _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
     )
     off_grid = [
-        line for line in (_battery_line(result, lang), _generator_line(result, lang)) if line
+        line
+        for line in (_battery_line(result, lang, question), _generator_line(result, lang))
+        if line
     ]
     if off_grid:  # 'how long does my power station last?', 'what does the generator cost?'
-        # the grid's bill only when the question asks about electricity from the grid too
-        grid = asked.electricity_price is not None or "electricity" in concepts_in(question)
+        # the grid's bill only when the question gives its price, or asks about electricity
+        # with no generator (whose kWh the generator line prices)
+        grid = asked.electricity_price is not None or (
+            result.generator is None and "electricity" in concepts_in(question)
+        )
         text = "\n\n".join([*off_grid, text] if grid else off_grid)
     if result.psu is not None:
         text = _psu_line(result, lang) + "\n\n" + text
@@ -291,20 +296,58 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     )
 
 
-def _battery_line(result: PowerCost, lang: Lang) -> str:
+def _at_stated_rate(amount: float, currency: str, question: str, lang: Lang) -> str:
+    """' (≈ $175 at the rate you give)': an amount also in the other currency of a rate the
+    question states ('use ~ARS 1,200 per USD'); '' when it states none for this currency."""
+    from assistant.money import parse_pair_rates
+
+    for pair in parse_pair_rates(question):
+        if currency not in (pair.base, pair.quote):
+            continue
+        other = pair.base if pair.quote == currency else pair.quote
+        value = amount / pair.rate if pair.quote == currency else amount * pair.rate
+        shown = money(value, other, lang)
+        return pick(lang, f" (≈ {shown} at the rate you give)", f" (≈ {shown} au taux indiqué)")
+    return ""
+
+
+def _outage_check(battery: BatteryRuntime, question: str, lang: Lang) -> str:
+    """': a 4 h outage is not covered': the runtime against an outage the question names."""
+    from assistant.agent.offline.numbers import parse_durations
+
+    spans = [d.hours for d in parse_durations(question) if d.hours and d.unit in ("hour", "minute")]
+    if not spans:
+        return ""
+    outage = spans[0]
+    length = num(outage, lang, 1)
+    if battery.hours >= outage:
+        return pick(
+            lang, f": a {length} h outage is covered", f" : une coupure de {length} h passe"
+        )
+    return pick(
+        lang, f": a {length} h outage is not covered", f" : une coupure de {length} h ne passe pas"
+    )
+
+
+def _battery_line(result: PowerCost, lang: Lang, question: str = "") -> str:
     """'A 1,024 Wh battery runs the machine at 230 W for about 3.8 h (4.5 h with no loss).'"""
     b = result.battery
     if b is None:
         return ""
     wh, load = num(b.battery_wh, lang, 0), num(b.load_w, lang, 0)
-    hours, ideal, eff = num(b.hours, lang, 1), num(b.hours_ideal, lang, 1), f"{b.efficiency:.0%}"
+    hours, ideal, eff = (
+        num(b.hours, lang, 1),
+        num(b.hours_ideal, lang, 1),
+        pick(lang, f"{b.efficiency:.0%}", f"{b.efficiency * 100:.0f}\u202f%"),
+    )
+    outage = _outage_check(b, question, lang)
     return pick(
         lang,
-        f"**A {wh} Wh battery runs the machine at {load} W for about {hours} h** ({ideal} h with "
+        f"**A {wh} Wh battery runs the machine at {load} W for about {hours} h{outage}** ({ideal} h with "
         f"no loss at all; about {eff} of its Wh reach the machine through the inverter). Runtime "
         "= battery Wh × efficiency ÷ watts drawn: a lower power limit on the card stretches it.",
-        f"**Une batterie de {wh} Wh fait tourner la machine à {load} W pendant environ {hours} h** "
-        f"({ideal} h sans aucune perte ; environ {eff} de ses Wh arrivent à la machine par "
+        f"**Une batterie de {wh} Wh fait tourner la machine à {load} W pendant environ {hours} h"
+        f"{outage}** ({ideal} h sans aucune perte ; environ {eff} de ses Wh arrivent à la machine par "
         "l'onduleur). Autonomie = Wh de la batterie × rendement ÷ watts consommés : brider la "
         "carte l'allonge.",
     )
@@ -384,7 +427,9 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
         return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
 
     cheap, dear = sorted((a, b), key=cost)
-    saving = money(cost(dear) - cost(cheap), cur, lang)
+    saving = money(cost(dear) - cost(cheap), cur, lang) + _at_stated_rate(
+        cost(dear) - cost(cheap), cur, question, lang
+    )
     hours = num(a.hours_per_day or 0, lang, 1)
     # the same hours for both, or the same work done faster on one: then each line gives its hours
     same = a.hours_per_day == b.hours_per_day

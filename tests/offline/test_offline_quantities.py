@@ -427,3 +427,16 @@ def test_days_out_of_seven_are_a_week_pattern(text: str, days: float | None) -> 
 )
 def test_each_of_a_span_of_time_is_no_place_count(text: str) -> None:
     assert extract_entities(text).gpu_count in (None, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("is FP8 a thing on Max 1550?", "Data Center GPU Max 1550"),
+        ("the Flex 170 for transcoding", "Data Center GPU Flex 170"),
+        ("power limit at max 1000 W", None),  # a series word and a number no card ends with
+    ],
+)
+def test_intel_data_centre_gpus_by_series_and_number(text: str, card: str | None) -> None:
+    ent = extract_entities(text)
+    assert ent.gpus == ([card] if card else []) and not ent.unknown_gpus

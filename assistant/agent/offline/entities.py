@@ -308,9 +308,13 @@ class Entities(BaseModel):
 _CARD_LIKE = re.compile(
     r"\b(?:(?:geforce\s+)?(?:rtx|gtx|rx|radeon|quadro|titan)\s*-?\s*(?:pro\s+)?[a-z]?\d{3,5}[a-z]?"
     r"(?:\s+(?:ti|super|xtx|xt|ada|max))?"
-    r"|(?:mi)\d{2,3}[a-z]?|(?:[abhl]\d{2,3}|v\d{3})[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?)\b",
+    r"|(?:mi)\d{2,3}[a-z]?|(?:[abhl]\d{2,3}|v\d{3})[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?"
+    # Intel's data-centre GPUs by series and number ('Max 1550', 'Flex 170'): a card only when
+    # exactly one catalog name ends so ('max 1000 W' is no card)
+    r"|(?:max|flex)\s+\d{3,4})\b",
     re.IGNORECASE,
 )
+_SERIES_NUMBER = re.compile(r"(?:max|flex)\s", re.IGNORECASE)
 _PART = re.compile(
     r"\b(?:part(?:ie)?s?|chap(?:ter|itre)s?)\s*(\d)(?:\s*(?:,|and|et|&|/|-|to|à)\s*(\d))?",
     re.IGNORECASE,
@@ -597,6 +601,8 @@ def _gpus(
             known.extend(c for c in family if c not in known)
             spans.extend(CardSpan(m.start(), m.end(), c) for c in family)
             continue
+        if _SERIES_NUMBER.match(name):
+            continue  # 'max 1000 W': a series word and a number no card ends with
         if name not in unknown:  # named twice, said once
             unknown.append(name)
         unknown_spans.append(CardSpan(m.start(), m.end(), name))
@@ -606,13 +612,14 @@ def _gpus(
 
 def _only_card_ending_so(name: str, suggestions: list[str]) -> str | None:
     """The one near name that ends with the name as written, as a model number with letters
-    ('B60' is the Arc Pro B60, not the Arc Pro A60), or None when none or several do."""
+    ('B60' is the Arc Pro B60, not the Arc Pro A60) or a series and number ('Max 1550' is the
+    Data Center GPU Max 1550), or None when none or several do."""
     from assistant.knowledge.gpu_names import tokens
 
     wanted = tokens(name)
-    if len(wanted) != 1 or wanted[0].isdigit():
+    if all(t.isdigit() for t in wanted):
         return None  # a bare number ('3060') names cards of several makers and sizes
-    ending = [s for s in suggestions if tokens(s)[-1:] == wanted]
+    ending = [s for s in suggestions if tokens(s)[-len(wanted) :] == wanted]
     return ending[0] if len(ending) == 1 else None
 
 

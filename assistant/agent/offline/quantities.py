@@ -110,7 +110,7 @@ def count_before(text: str, start: int) -> int | None:
 EACH_SPAN = 32  # how far after a card 'per store' or 'in each of the 3 servers' may sit
 EACH_GAP = 14  # words between a card and 'each': 'un boîtier de 40 W chacun'
 _SENTENCE_END = re.compile(r"[.!?\n;]")
-_COUNTED = r"\b(two|deux|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|\d{1,3})\s+"
+_COUNTED = rf"\b({'|'.join(w for w in _COUNT_WORDS if w != 'dual')}|\d{{1,3}})\s+"
 
 
 def count_each(text: str, end: int) -> int | None:
@@ -345,7 +345,7 @@ def per_card_watts(text: str, end: int, watts: float, count: int, tdp: float | N
         return watts
     after = text[end : end + TOTAL_SPAN]
     vocab = _vocabulary()
-    if vocab["power_total.each"].match(after.lstrip()):
+    if vocab["each"].match(after.lstrip()) or vocab["power_total.each"].match(after.lstrip()):
         return watts
     if vocab["power_total"].match(after.lstrip()):
         return watts / count

@@ -384,16 +384,22 @@ _PER = (
 # revient à environ 90 FCFA", "the kWh costs me 70 Ft": the unit
 # named before the amount
 KWH_BEFORE_SPAN = 40  # how far before an amount its "kWh ... costs" may start
-_KWH_BEFORE = re.compile(
-    r"kwh\s*(?:(?:nous|vous|me|us|is|costs?|co[uû]te|est|vaut|revient|comes\s+to|at|à|a|=|:"
-    r"|about|around|roughly|environ|~)(?:\s+|(?<=[=:~])\s*)){0,4}$",
-    re.I,
+_PRICED_AS = (
+    r"nous|vous|me|us|is|costs?|co[uû]te|est|vaut|revient|comes\s+to|at|à|a|=|:"
+    r"|about|around|roughly|environ|~"
 )
-_LITRE_BEFORE = re.compile(
-    r"\b(?:litre|liter|l)\s*(?:(?:of\s+\w+|de\s+\w+|d'\w+|nous|vous|me|us|is|costs?|co[uû]te|est|vaut"
-    r"|revient|comes\s+to|at|à|a|=|:|about|around|roughly|environ|~)(?:\s+|(?<=[=:~])\s*)){0,4}$",
-    re.I,
-)
+
+
+def _unit_before(unit: str, words: str = "") -> re.Pattern[str]:
+    """The unit, then up to four pricing words, right before an amount ('le kWh nous coûte',
+    'the litre of diesel costs'); `words` are more words allowed between them."""
+    allowed = f"{words}|{_PRICED_AS}" if words else _PRICED_AS
+    return re.compile(rf"{unit}\s*(?:(?:{allowed})(?:\s+|(?<=[=:~])\s*)){{0,4}}$", re.I)
+
+
+_KWH_BEFORE = _unit_before("kwh")
+# 'le litre de gazole me coûte', 'the liter of diesel costs'
+_LITRE_BEFORE = _unit_before(r"\b(?:litre|liter|l)", r"of\s+\w+|de\s+\w+|d'\w+")
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
 _K = r"(?P<k>\s?k(?![a-z])|万|m(?![a-z]))?"  # 2k€, $1.5k; 1.5万元 (ten thousands); N6.5m
 _CENTS = (
@@ -545,7 +551,6 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 per = "kwh"
             elif per is None and _LITRE_BEFORE.search(before):
                 per = "litre"  # 'le litre me coûte ~1,6 USD'
-
             found.append(
                 ParsedMoney(
                     amount=amount,
@@ -562,13 +567,16 @@ def parse_money(text: str) -> list[ParsedMoney]:
     return _named_member(_local_dollars(found, bare, text, bare_cents), shared, text)
 
 
+_FAMILY_OF = {
+    _fold_form(form): family
+    for family in _TABLE.families
+    for form in (*family.prefixes, *family.suffixes)
+}
+
+
 def _family_of(written: str) -> CurrencyFamily | None:
     """The family whose shared word `written` is ('rupees', 'Rs.'), if any."""
-    form = _fold_form(written)
-    for family in _TABLE.families:
-        if form in {_fold_form(f) for f in (*family.prefixes, *family.suffixes)}:
-            return family
-    return None
+    return _FAMILY_OF.get(_fold_form(written))
 
 
 @lru_cache(maxsize=8)

@@ -132,16 +132,11 @@ def run_tool(
 
     try:
         query = model.model_validate(tool_defaults(model, arguments))
-    except ValidationError as exc:
-        return ToolOutcome(validation_text(exc), failed=True)
-    except NoExchangeRate as exc:  # a default price converted into a currency with no rate
-        return ToolOutcome(error_text(str(exc)), failed=True)
-    try:
         result = func(query)
         return ToolOutcome(result_text(result), result=result)
     except ValidationError as exc:
         return ToolOutcome(validation_text(exc), failed=True)
-    except NoExchangeRate as exc:  # a price from the data asked in a currency with no rate
+    except NoExchangeRate as exc:  # a price (a default, or the data's) in a currency with no rate
         return ToolOutcome(error_text(str(exc)), failed=True)
     except Exception as exc:  # a tool bug must not end the conversation
         log.warning("tool %s failed: %s: %s", name, type(exc).__name__, redact(str(exc)))

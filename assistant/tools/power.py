@@ -344,8 +344,9 @@ def power_cost(q: PowerQuery) -> PowerCost:
     psu = _psu_check(
         q, row, card.tdp_w if card and card.tdp_w else watts, others, sources, assumptions
     )
-    battery = _battery(q.battery_wh, total_w * pue, data, sources, assumptions)
-    generator = _generator(q, total_w * pue)
+    drawn = total_w * pue  # what a battery or a generator feeds
+    battery = _battery(q.battery_wh, drawn, data, sources, assumptions)
+    generator = _generator(q, drawn)
     name = card.name if card else (q.gpu or "the card")
     who = f"{n} × {name}" if n > 1 else name
     # Days of use a month below the calendar's (working days): a year is twelve such months.

@@ -305,16 +305,18 @@ class Entities(BaseModel):
 
 # Card-like names: a product line and a number ("RTX 9090", "GTX 7777 Ti", "RX 9900 XT"), or a
 # datacenter-style letter and number ("H900", "B250", "MI400X").
+# Intel's data-centre GPUs by series and number ('Max 1550', 'Flex 170')
+_INTEL_SERIES = r"(?:max|flex)"
 _CARD_LIKE = re.compile(
     r"\b(?:(?:geforce\s+)?(?:rtx|gtx|rx|radeon|quadro|titan)\s*-?\s*(?:pro\s+)?[a-z]?\d{3,5}[a-z]?"
     r"(?:\s+(?:ti|super|xtx|xt|ada|max))?"
     r"|(?:mi)\d{2,3}[a-z]?|(?:[abhl]\d{2,3}|v\d{3})[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?"
-    # Intel's data-centre GPUs by series and number ('Max 1550', 'Flex 170'): a card only when
-    # exactly one catalog name ends so ('max 1000 W' is no card)
-    r"|(?:max|flex)\s+\d{3,4})\b",
+    # Intel's series and number: a card only when exactly one catalog name ends so ('max 1000 W'
+    # is no card)
+    rf"|{_INTEL_SERIES}\s+\d{{3,4}})\b",
     re.IGNORECASE,
 )
-_SERIES_NUMBER = re.compile(r"(?:max|flex)\s", re.IGNORECASE)
+_SERIES_NUMBER = re.compile(rf"{_INTEL_SERIES}\s", re.IGNORECASE)
 _PART = re.compile(
     r"\b(?:part(?:ie)?s?|chap(?:ter|itre)s?)\s*(\d)(?:\s*(?:,|and|et|&|/|-|to|à)\s*(\d))?",
     re.IGNORECASE,
@@ -885,9 +887,9 @@ def extract_entities(text: str) -> Entities:
     stated = parse_exchange_rate(masked)
     if stated is not None:  # "1 € = 1,08 $" is a rate, not two amounts
         ent.usd_per_eur = stated.usd_per_eur
-        masked = _blank(masked, [(stated.start, stated.end)])
+        masked = blank(masked, [(stated.start, stated.end)])
     pairs = parse_pair_rates(masked)  # "1 $ US ≈ 1,38 $ CA": a rate, not two amounts
-    masked = _blank(masked, [(p.start, p.end) for p in pairs])
+    masked = blank(masked, [(p.start, p.end) for p in pairs])
     power = read_power(text, spans)  # read once: the money's units and the power fields
     ent.money = _in_one_currency(_money(masked, power.load_w is not None), pairs, ent.usd_per_eur)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
@@ -898,7 +900,7 @@ def extract_entities(text: str) -> Entities:
         ent.days_per_month = days.per_month
     patterned = [(days.start, days.end)] if days else []
     not_use = phrase_spans("always_on", masked) + media_lengths(masked)
-    ent.durations = parse_durations(_blank(masked, not_use + patterned))
+    ent.durations = parse_durations(blank(masked, not_use + patterned))
     if days is not None:
         ent.durations = [_daily_before(d, masked, days.start) for d in ent.durations]
     ent.durations = [_times_runs(d, masked) for d in ent.durations]
@@ -978,12 +980,12 @@ def extract_entities(text: str) -> Entities:
         ent.batch_size = int(batch.group(1))
     else:
         ent.batch_size = concurrent_requests(text)  # each request served at once has its KV cache
-    ent.power_w, ent.idle_w, ent.card_power_w = power.load_w, power.idle_w, power.card_w or {}
+    ent.power_w, ent.idle_w = power.load_w, power.idle_w
     ent.card_power_w = {
-        name: per_card_watts(
-            text, (power.card_w_end or {})[name], w, ent.gpu_counts.get(name) or 1, _tdp(name)
-        )
-        for name, w in ent.card_power_w.items()
+        name: per_card_watts(text, (power.card_w_end or {})[name], w, count, _tdp(name))
+        if (count := ent.gpu_counts.get(name) or 1) > 1
+        else w
+        for name, w in (power.card_w or {}).items()
     }
     ent.wall_w, ent.power_cap_w, ent.rest_w = power.wall_w, power.cap_w, power.rest_w
     ent.psu_w = power.psu_w
@@ -1074,7 +1076,7 @@ def _daily_before(duration: Duration, text: str, schedule: int) -> Duration:
     return duration.model_copy(update={"per_day": duration.hours, "hours": None})
 
 
-def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+def blank(text: str, spans: list[tuple[int, int]]) -> str:
     """The text with these spans replaced by spaces (positions kept)."""
     chars = list(text)
     for start, end in spans:

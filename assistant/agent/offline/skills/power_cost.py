@@ -22,7 +22,7 @@ from assistant.agent.offline.skills.common import (
 from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
-from assistant.money import format_unit_price
+from assistant.money import Currency, format_unit_price
 from assistant.tools.power import BatteryRuntime, PowerCost
 
 if TYPE_CHECKING:
@@ -296,19 +296,18 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     )
 
 
-def _at_stated_rate(amount: float, currency: str, question: str, lang: Lang) -> str:
+def _at_stated_rate(amount: float, currency: Currency, question: str, lang: Lang) -> str:
     """' (≈ $175 at the rate you give)': an amount also in the other currency of a rate the
     question states ('use ~ARS 1,200 per USD'); '' when it states none for this currency."""
-    from assistant.money import parse_pair_rates
+    from assistant.money import convert_stated, parse_pair_rates
 
-    for pair in parse_pair_rates(question):
-        if currency not in (pair.base, pair.quote):
-            continue
-        other = pair.base if pair.quote == currency else pair.quote
-        value = amount / pair.rate if pair.quote == currency else amount * pair.rate
-        shown = money(value, other, lang)
-        return pick(lang, f" (≈ {shown} at the rate you give)", f" (≈ {shown} au taux indiqué)")
-    return ""
+    pairs = parse_pair_rates(question)
+    pair = next((p for p in pairs if currency in (p.base, p.quote)), None)
+    if pair is None:
+        return ""
+    other = pair.base if pair.quote == currency else pair.quote
+    shown = money(convert_stated(amount, currency, other, pairs), other, lang)
+    return pick(lang, f" (≈ {shown} at the rate you give)", f" (≈ {shown} au taux indiqué)")
 
 
 def _outage_check(battery: BatteryRuntime, question: str, lang: Lang) -> str:

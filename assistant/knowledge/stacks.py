@@ -32,6 +32,12 @@ class VendorStack(BaseModel):
     )
     too_old_en: str | None = None
     too_old_fr: str | None = None
+    on_macos_en: str | None = Field(
+        default=None,
+        description="What to use instead when the card sits in a Mac running macOS, where the "
+        "vendor's own stack does not exist (no ROCm on macOS)",
+    )
+    on_macos_fr: str | None = None
     topic: str | None = Field(
         default=None,
         description="The capability topic a bare 'is my card supported?' asks about on this "

@@ -48,6 +48,9 @@ class Topic(BaseModel):
     efficient_min_vram_gb: float | None = Field(default=None, gt=0)
     baseline: str | None = Field(default=None, description="What works on any supported card")
     notes: list[str] = Field(default_factory=list)
+    vendor_notes: dict[Vendor, list[str]] = Field(
+        default_factory=dict, description="Notes for one vendor's cards only (Triton on Intel)"
+    )
     cheapest_alternative: str | None = None
     other_vendor_verdict: Literal["no", "partial"] = "no"
     other_vendor_note: str | None = None

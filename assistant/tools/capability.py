@@ -219,6 +219,7 @@ def assess(card: Any, topic: Topic) -> CapabilityVerdict:
             reasons.append(f"{smem:g} KB of shared memory per SM (≥ {need_smem:g} KB).")
             sources.extend(smem_sources)
     reasons.extend(topic.notes)
+    reasons.extend(n for v, notes in topic.vendor_notes.items() if v == vendor for n in notes)
     return CapabilityVerdict(
         **base,
         verdict=verdict,

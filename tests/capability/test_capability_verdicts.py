@@ -178,3 +178,31 @@ def test_a_known_card_with_an_unsettled_verdict_is_not_called_unknown() -> None:
     answer = ask("Does the Arc A770 support BF16?")
     assert "I know no GPU called" not in answer.text, answer.text
     assert "Not known here" in answer.text
+
+
+def test_triton_runs_on_intel_gpus_with_a_note_only_they_get() -> None:
+    """Intel's XPU backend runs Triton on Max, Flex and Arc cards; the note about it is shown
+    for Intel cards and never under an NVIDIA card's verdict."""
+    intel = check_capability(CapabilityQuery(gpu="Data Center GPU Max 1550", topic="triton"))
+    assert intel.verdict == "yes" and not intel.cuda_only
+    assert any("XPU backend" in r for r in intel.reasons)
+    assert any("intel-xpu-backend-for-triton" in (s.url or "") for s in intel.sources)
+    nvidia = check_capability(CapabilityQuery(gpu="H100", topic="triton"))
+    assert not any("XPU backend" in r for r in nvidia.reasons)
+    apple = check_capability(CapabilityQuery(gpu="Apple M2", topic="triton"))
+    assert apple.verdict == "no"
+
+
+@pytest.mark.parametrize(
+    ("question", "metal"),
+    [
+        ("Our Mac Pro 2019 has a Radeon Pro W6800X: can it run CUDA code under macOS?", True),
+        ("Can my RX 6800 run CUDA code on Ubuntu?", False),
+    ],
+)
+def test_an_amd_card_under_macos_is_sent_to_metal_not_rocm(question: str, metal: bool) -> None:
+    from assistant import ask
+
+    text = ask(question).text
+    assert ("no ROCm" in text) is metal, text
+    assert ("Use AMD ROCm" in text) is not metal, text

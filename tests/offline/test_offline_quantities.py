@@ -435,6 +435,7 @@ def test_each_of_a_span_of_time_is_no_place_count(text: str) -> None:
         ("is FP8 a thing on Max 1550?", "Data Center GPU Max 1550"),
         ("the Flex 170 for transcoding", "Data Center GPU Flex 170"),
         ("power limit at max 1000 W", None),  # a series word and a number no card ends with
+        ("my RTX 3060 max 170 W", "GeForce RTX 3060 12GB"),  # a card's power limit, no suffix
     ],
 )
 def test_intel_data_centre_gpus_by_series_and_number(text: str, card: str | None) -> None:

@@ -309,7 +309,7 @@ class Entities(BaseModel):
 _INTEL_SERIES = r"(?:max|flex)"
 _CARD_LIKE = re.compile(
     r"\b(?:(?:geforce\s+)?(?:rtx|gtx|rx|radeon|quadro|titan)\s*-?\s*(?:pro\s+)?[a-z]?\d{3,5}[a-z]?"
-    r"(?:\s+(?:ti|super|xtx|xt|ada|max))?"
+    r"(?:\s+(?:ti|super|xtx|xt|ada|max(?!\s*\d)))?"  # 'RTX 3060 max 170 W': a limit
     r"|(?:mi)\d{2,3}[a-z]?|(?:[abhl]\d{2,3}|v\d{3})[a-z]?(?:\s+(?:sxm\d?|pcie|nvl))?"
     # Intel's series and number: a card only when exactly one catalog name ends so ('max 1000 W'
     # is no card)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
 from assistant.agent.offline.skills.gpu_lookup import not_curated_line
@@ -15,6 +16,7 @@ from assistant.agent.offline.texts import (
     to_french,
     verdict_word,
 )
+from assistant.knowledge.stacks import VendorStack
 from assistant.language import Lang
 from assistant.tools.capability import CapabilityVerdict
 
@@ -28,8 +30,25 @@ MAX_TOPICS = 5  # 'cp.async, TMA, wgmma, tcgen05: which archs?' checks each feat
 MAX_CHECKS = 12  # cards x features, at most
 
 
-def _stack_lines(result: CapabilityVerdict, lang: Lang) -> list[str]:
-    """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target, the guide's fit."""
+def _macos_stack(result: CapabilityVerdict, question: str) -> VendorStack | None:
+    """AMD's stack when the card is AMD and the question says it runs macOS (no ROCm there)."""
+    from assistant.knowledge.stacks import load_stacks
+
+    if result.gfx_target is None and result.rocm_supported is None:
+        return None  # not an AMD card
+    stack = load_stacks().get("amd")
+    if stack is None or not stack.on_macos_en or not names_concept("macos", question):
+        return None
+    return stack
+
+
+def _stack_lines(result: CapabilityVerdict, lang: Lang, question: str = "") -> list[str]:
+    """An AMD, Intel or Apple card: what to use instead of CUDA, its gfx target, the guide's fit.
+    An AMD card under macOS: Metal, never ROCm, which macOS does not have."""
+    macos = _macos_stack(result, question)
+    if macos is not None and macos.on_macos_en:
+        french = macos.on_macos_fr or macos.on_macos_en
+        return [pick(lang, f"**Instead:** {macos.on_macos_en}", f"**À la place :** {french}")]
     lines = []
     instead = pick(lang, result.instead or "", result.instead_fr or result.instead or "")
     if instead and result.verdict != "yes" and result.cuda_only is not False:
@@ -108,7 +127,7 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
             missing = [to_french(m) or m for m in result.missing]
             reasons.insert(0, "Ce qui manque : " + ", ".join(missing))
         lines.append(bullet_list(reasons))
-    lines.extend(_stack_lines(result, lang))
+    lines.extend(_stack_lines(result, lang, question))
     if result.corpus_note:
         lines.append(
             pick(

@@ -584,6 +584,9 @@ def _scan(
         if _glued_to_a_word(spans, i, found):
             i = end  # 'bge-m3', 'yolo-l4': the end of a model's or a tool's name
             continue
+        if _machine_type_at(text, spans[i][1], variants):
+            i = end  # 'a2-ultragpu-1g', 'g2-standard-48': a cloud machine type, no card
+            continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
             if not _sold_with(hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
@@ -678,6 +681,16 @@ def _token_spans(text: str) -> list[tuple[str, int, int]]:
 
 
 _COUNT_TOKEN = re.compile(r"^(?:\d+x?|x\d+)$")
+# A cloud provider's machine type written in one piece: a short family, a word, a size
+# ('a2-ultragpu-1g', 'a3-highgpu-8g', 'g2-standard-48'); its family is no card.
+_MACHINE_TYPE = re.compile(r"[^\w\s]*[a-z]\d{1,2}-([a-z]+)-\d+[a-z]?\b", re.IGNORECASE)
+
+
+def _machine_type_at(text: str, start: int, variants: frozenset[str] | set[str]) -> bool:
+    """A machine type starts at `start` ('a2-ultragpu-1g'), not a card with its variant written
+    in one piece ('l4-pcie-24g')."""
+    m = _MACHINE_TYPE.match(text, start)
+    return m is not None and m[1].lower() not in variants
 
 
 def _glued_to_a_word(

@@ -326,3 +326,17 @@ def test_an_amd_pro_model_named_without_pro(text: str, name: str) -> None:
 def test_a_tesla_model_is_not_taken_for_a_radeon_pro() -> None:
     card = match_gpu("V100").gpu
     assert card is not None and card.vendor == "nvidia"
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("1x A100 80GB (a2-ultragpu-1g) or 4x L4 (g2-standard-48)", ["A100 80GB SXM4", "L4"]),
+        ("is the a3-highgpu-8g an H100 machine?", ["H100 SXM5 80GB"]),
+        ("yolo on a T4-16GB", ["T4"]),
+    ],
+)
+def test_a_cloud_machine_type_names_no_card(text: str, names: list[str]) -> None:
+    """'a2' in 'a2-ultragpu-1g' is a machine family, not the A2 card; a card written in one
+    piece with its memory stays a card."""
+    assert [c.name for c in find_gpu_mentions(text)] == names

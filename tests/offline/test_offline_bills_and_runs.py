@@ -62,3 +62,34 @@ def test_a_replaced_card_leaves_the_supply() -> None:
     assert (
         replaced and replaced[0]["gpu"] == "GeForce RTX 5090" and not replaced[0].get("other_gpus")
     )
+
+
+def test_items_a_month_times_the_length_of_one_is_the_use() -> None:
+    """'a dossier takes ~2 minutes … 300 dossiers a month' is 10 h a month, not a default day."""
+    answer = ask(
+        "Côté coûts : un dossier prend ~2 minutes à résumer, portable à ~45 W. 300 dossiers par "
+        "mois, électricité ~0,20 €/kWh. Ça fait combien ?"
+    )
+    power = [c for c in answer.tool_calls if c.name == "power_cost"]
+    assert power and abs(power[0].arguments["hours_per_day"] * 365 / 12 - 10) < 0.01
+    assert "0,09\u00a0€ par mois" in answer.text.split("\n\n")[0], answer.text
+
+
+def test_a_price_per_kwh_without_a_currency_is_used() -> None:
+    ent = extract_entities("power is 0.30 per kWh and the card draws 350 W")
+    assert ent.electricity_price is None and ent.bare_kwh_price == 0.30
+    answer = ask("My card draws 350 W, 4 h a day, power is 0.30 per kWh. What does it cost?")
+    assert "0.30/kWh" in answer.text.split("\n\n")[0], answer.text
+
+
+def test_a_tiny_figure_keeps_its_digits() -> None:
+    from assistant.agent.offline.texts import money, num
+
+    assert num(0.0015, "en", 2) == "0.0015"
+    assert money(0.0003, "EUR", "en") == "€0.0003"
+    assert num(0, "en", 1) == "0" and money(0, "USD", "en") == "$0"
+
+
+def test_no_passage_is_quoted_under_a_calculation_on_the_asker_s_figures() -> None:
+    answer = ask("My 4090 runs 6 hours a day, electricity 0.25 €/kWh, how much a month?")
+    assert "From the knowledge base" not in answer.text and "From the guide" not in answer.text

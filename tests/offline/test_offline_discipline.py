@@ -106,3 +106,19 @@ def test_tools_called_on_a_guess_are_weak_and_asked_ones_are_not() -> None:
     assert {"gpu_lookup", "recommend_gpus", "gpu_capability"} <= _weak_tools(guess, generic)
     assert "gpu_lookup" not in _weak_tools(asked, [])
     assert "recommend_gpus" not in _weak_tools(shopping, [])
+
+
+def test_a_shopping_list_with_nothing_to_go_on_is_dropped_when_no_card_is_asked_for() -> None:
+    """'Which card depends on what you run' answers nothing of a question that asks no card."""
+    from assistant.agent.offline.planner import ToolResult
+    from assistant.agent.offline.reading import Conversation, read_turn
+    from assistant.agent.offline.writer import _without_unasked_picks
+    from assistant.tools.recommend.api import recommend
+    from assistant.tools.recommend.models import RecommendQuery
+
+    nothing = recommend(RecommendQuery(goal="")).model_dump(mode="json")
+    result = ToolResult(name="recommend_gpus", args={}, result=nothing)
+    unasked = read_turn(Conversation("Do I have to calibrate TensorRT for INT8 on my Orin Nano?"))
+    assert _without_unasked_picks(unasked, [result]) == []
+    asked = read_turn(Conversation("Which GPU should I buy?"))
+    assert _without_unasked_picks(asked, [result]) == [result]

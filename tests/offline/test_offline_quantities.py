@@ -279,7 +279,7 @@ def test_the_card_priced_to_buy_and_the_one_priced_by_the_hour() -> None:
     [
         ("~4 LoRAs a month, one takes 1h30", (1.5, 4.0)),
         # more jobs than days: spread over the month
-        ("I train about 40 LoRAs a month. One LoRA takes 2 h.", (80 / 30, 30.0)),
+        ("I train about 40 LoRAs a month. Training takes 2 h.", (80 / 30, 30.0)),
         # jobs longer than a day
         ("2 trainings a month of 45 h", (3.0, 30.0)),
     ],
@@ -441,3 +441,9 @@ def test_each_of_a_span_of_time_is_no_place_count(text: str) -> None:
 def test_intel_data_centre_gpus_by_series_and_number(text: str, card: str | None) -> None:
     ent = extract_entities(text)
     assert ent.gpus == ([card] if card else []) and not ent.unknown_gpus
+
+
+def test_one_of_the_things_counted_and_its_length_is_a_daily_use() -> None:
+    """'40 LoRAs a month. One LoRA takes 2 h.': 80 h a month, spread over its days."""
+    ent = extract_entities("I train about 40 LoRAs a month. One LoRA takes 2 h.")
+    assert ent.hours_per_day == pytest.approx(80 / (365 / 12), rel=0.01)

@@ -32,6 +32,17 @@ def concept_patterns() -> dict[str, re.Pattern[str]]:
     return out
 
 
+@lru_cache(maxsize=1)
+def router_concepts() -> frozenset[str]:
+    """The concepts the router reads: all but those marked `router = false`, which qualify a
+    question (the machine runs macOS) without saying which tool answers it."""
+    return frozenset(
+        concept
+        for concept, table in tomllib.loads(_concepts_file()).items()
+        if table.get("router", True)
+    )
+
+
 def _names_from(data: str | None) -> list[str]:
     """Terms a concept takes from a data file instead of listing them: "programs", the names of
     the programs whose GPU support the software tool checks."""

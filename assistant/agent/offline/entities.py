@@ -160,6 +160,11 @@ class Entities(BaseModel):
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    bare_kwh_price: float | None = Field(
+        default=None,
+        description="A price per kWh with no currency ('power is 0.30 per kWh'): in the "
+        "currency the answer works in",
+    )
     always_on: bool = Field(default=False, description="The machine runs all day: '24/7'")
     continuous_job: bool = Field(
         default=False, description="A job runs through a span: 'a 6-month training run'"
@@ -893,6 +898,8 @@ def extract_entities(text: str) -> Entities:
     power = read_power(text, spans)  # read once: the money's units and the power fields
     ent.money = _in_one_currency(_money(masked, power.load_w is not None), pairs, ent.usd_per_eur)
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
+    if ent.electricity_price is None:
+        ent.bare_kwh_price = _bare_kwh_price(masked)
     ent.fuel_price = next((m for m in ent.money if m.per == "litre"), None)
     ent.fuel_l_per_h, ent.battery_wh = read_fuel_rate(text), read_battery(text)
     days = working_days(masked)
@@ -1074,6 +1081,21 @@ def _daily_before(duration: Duration, text: str, schedule: int) -> Duration:
     if duration.hours > HOURS_PER_DAY or not _SCHEDULE_GAP.fullmatch(text[end:schedule]):
         return duration
     return duration.model_copy(update={"per_day": duration.hours, "hours": None})
+
+
+_BARE_KWH = re.compile(
+    r"(?<![\w.,$€£¥])(\d+(?:[.,]\d+)?)\s*(?:/\s*|\s+(?:per|a|an|the|par|le|du|each)\s+)kwh\b",
+    re.IGNORECASE,
+)
+
+
+def _bare_kwh_price(text: str) -> float | None:
+    """'power is 0.30 per kWh', '0,25 le kWh': a price per kWh whose currency is not said."""
+    m = _BARE_KWH.search(text)
+    if m is None:
+        return None
+    value = _float(m.group(1))
+    return value if value > 0 else None
 
 
 def blank(text: str, spans: list[tuple[int, int]]) -> str:

@@ -182,6 +182,20 @@ _EACH = re.compile(
     re.IGNORECASE,
 )
 EACH_SPAN = 20
+# 'a dossier takes ~2 minutes … 300 dossiers a month': one of the things counted, and its length
+_ONE_TAKES = re.compile(
+    r"\b(?:a|an|one|un|une)\s+(?P<noun>[^\W\d_]{3,})\s+(?:takes?|lasts?|prend|dure|demande)"
+    r"\s*(?:about|around|environ|~|≈)?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _one_takes(before: str, counted: str) -> bool:
+    """The words before a length say it is one of the things counted ('un dossier prend ~')."""
+    m = _ONE_TAKES.search(before)
+    return m is not None and m["noun"].lower().rstrip("s") == counted.split()[0].lower().rstrip("s")
+
+
 _TIME_WORDS = re.compile(rf"^(?:{'|'.join(_UNITS.values())})$", re.IGNORECASE)
 
 
@@ -204,8 +218,13 @@ def _runs_per_day(text: str, found: list[tuple[int, Duration]]) -> list[tuple[in
             for start, d in found
             if d.hours is not None
             and d.unit in ("hour", "minute")
-            and _EACH.search(text[max(0, start - EACH_SPAN) : start + len(d.text) + EACH_SPAN])
-            and abs(start - m.end()) < 3 * EACH_SPAN
+            and (
+                (
+                    _EACH.search(text[max(0, start - EACH_SPAN) : start + len(d.text) + EACH_SPAN])
+                    and abs(start - m.end()) < 3 * EACH_SPAN
+                )
+                or _one_takes(text[max(0, start - 2 * EACH_SPAN) : start], m.group("what"))
+            )
         ]
         if not runs or not each:
             continue

@@ -108,13 +108,16 @@ def _validated(tool: str, args: dict[str, Any]) -> dict[str, Any] | None:
 
 def asks_speed_first(reading: Reading) -> bool:
     """The question is about speed before anything else: the router puts the speed tool first,
-    or the question speaks of speed and not of memory fit ('will the L4 double my tokens/s?')."""
+    or the question speaks of speed and not of memory fit ('will the L4 double my tokens/s?',
+    'a Mac Studio vs 2x 4090 for a 70B: which is faster?')."""
     intents = reading.tool_intents
     if intents[:1] == ["llm_speed"]:
         return True
     text = reading.text
     return (
-        "llm_speed" in intents and names_concept("speed", text) and not names_concept("fit", text)
+        ("llm_speed" in intents or reading.entities.options)
+        and names_concept("speed", text)
+        and not names_concept("fit", text)
     )
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from assistant.agent.offline.concepts import concept_patterns, concepts_in
+from assistant.agent.offline.concepts import concept_patterns, concepts_in, router_concepts
 from assistant.agent.offline.entities import Entities
 from assistant.log import get_logger
 
@@ -40,13 +40,15 @@ def vocabulary_text() -> str:
 
 
 def concepts() -> dict[str, re.Pattern[str]]:
-    """concept id → its pattern (the one vocabulary, concepts.toml, matched on folded text)."""
-    return concept_patterns()
+    """concept id → its pattern (the one vocabulary, concepts.toml, matched on folded text),
+    for the concepts the router reads."""
+    read = router_concepts()
+    return {c: p for c, p in concept_patterns().items() if c in read}
 
 
 def concept_hits(text: str) -> set[str]:
-    """The concepts a text names."""
-    return concepts_in(text)
+    """The concepts a text names, of those the router reads."""
+    return concepts_in(text) & router_concepts()
 
 
 def _cards(ent: Entities) -> int:

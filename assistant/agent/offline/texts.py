@@ -23,6 +23,10 @@ def num(value: Any, lang: Lang, decimals: int = 1) -> str:
     if not isinstance(value, int | float) or not math.isfinite(float(value)):
         return str(value)
     value = float(value)
+    if 0 < abs(value) < 0.5 * 10**-decimals:
+        # a figure too small for the decimals asked (a 2-minute run: 0.0015 kWh) keeps two
+        # significant digits instead of reading 0
+        decimals = 1 - math.floor(math.log10(abs(value)))
     text = f"{value:,.{decimals}f}" if abs(value) >= 1000 else f"{value:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -40,6 +44,8 @@ def money(amount: Any, currency: str | None, lang: Lang) -> str:
     cur = currency if currency in CURRENCIES else "USD"
     whole = abs(float(amount) - round(float(amount))) < 0.005
     decimals = 0 if abs(amount) >= 100 or whole else 2
+    if 0 < abs(amount) < 0.005:
+        decimals = -math.floor(math.log10(abs(amount)))  # €0.0003, not €0
     return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]
 
 

@@ -482,6 +482,36 @@ def _without_unasked_specs(reading: Reading, results: list[ToolResult]) -> list[
     ]
 
 
+def _own_figures_computed(reading: Reading, results: list[ToolResult]) -> bool:
+    """A calculator worked on figures the question gave (a wattage and a price per kWh, hours,
+    a budget): its result answers, and a passage found on the same words adds nothing."""
+    conf = knowledge_lead.settings()
+    return reading.entities.has_figures() and any(
+        r.name in conf.tool_first and r.name not in conf.spec_tools and _answered(r)
+        for r in results
+    )
+
+
+def _without_unasked_picks(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """Without a recommendation that has nothing to go on (no goal, budget or card: "which card
+    depends on what you run") when the question does not ask which card: it answers nothing
+    that was asked ('do I need to calibrate INT8 in TensorRT?')."""
+    from assistant.agent.offline.skills.recommend_gpus import picks_for_nothing
+    from assistant.tools.recommend.models import Recommendation
+
+    if "recommend_gpus" not in _weak_tools(reading, results):
+        return results
+    return [
+        r
+        for r in results
+        if not (
+            r.name == "recommend_gpus"
+            and (parsed := _parse(Recommendation, r.result)) is not None
+            and picks_for_nothing(parsed)
+        )
+    ]
+
+
 def _without(section: str, notes: list[str]) -> str:
     """A tool section without the unknown-card notes the answer opens with (a comparison of a
     known and an unknown card renders the same note)."""
@@ -874,23 +904,32 @@ def _nearest_answer(
     retrieved: list[dict[str, Any]],
     results: list[ToolResult],
     passages: list[dict[str, Any]],
+    facts: list[str] | None = None,
 ) -> tuple[str, list[dict[str, Any]]]:
-    """For a GPU question no tool answers and no entry is surely about: the entry the lead model
-    finds nearest, offered as the answer to its own question (named first, so a reader sees
-    whether it is theirs); without one, the nearest passage."""
+    """For a GPU question no tool answers and no entry is surely about: said plainly first, then
+    what the tools know of the cards named (`facts`), then the entry the lead model finds
+    nearest, named as the answer to another question; without one, the nearest passage. (Read
+    as answers, such nearest entries were judged wrong far more often than right.)"""
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     near = knowledge_lead.nearest_entry(reading, found, context)
     if near is None:
-        return _nearest_passage(passages, reading)
+        text, used = _nearest_passage(passages, reading)
+        return "\n\n".join([text, *(facts or [])]) if text else "", used
     lang = reading.language
     text, used = knowledge_lead.lead_paragraph(near, retrieved, lang)
-    intro = pick(
+    plain = pick(
         lang,
-        f"The nearest question I have an answer to is *{near.entry.title}*",
-        f"La question la plus proche à laquelle j'ai une réponse : *{near.entry.title}*",
+        "I can't answer this from my documents and tools: none of them is about this question.",
+        "Je ne peux pas répondre à cela avec mes documents et mes outils : aucun ne porte sur "
+        "cette question.",
     )
-    return f"{intro}\n\n{text}", used
+    other = pick(
+        lang,
+        f"The nearest entry I have answers another question, *{near.entry.title}*:",
+        f"La fiche la plus proche que j'ai répond à une autre question, *{near.entry.title}* :",
+    )
+    return "\n\n".join([plain, *(facts or []), other, text]), used
 
 
 def _first_tool(results: list[ToolResult]) -> ToolResult | None:
@@ -1000,6 +1039,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     results = [r for r in results if not _precision_confirmed(r, reading)]
     results = _without_unanswered(results)
     results = _without_unasked_specs(reading, results)
+    results = _without_unasked_picks(reading, results)
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(
@@ -1072,16 +1112,23 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             parts.append(f"> *{sentence}*\n\n{text}")
             used = used + one_used
         # Entries that answer the message's other questions leave no room for a passage besides.
-        quoted = [] if used else _quoted(passages, reading, limit=1)
+        # A calculation on the asker's own figures is the answer: no passage is quoted under it.
+        quoted = (
+            []
+            if used or _own_figures_computed(reading, results)
+            else _quoted(passages, reading, limit=1)
+        )
         if quoted:
             parts.append(_quotes(quoted, lang))
             used = [p for _, p in quoted]
         elif not used and _only_generic_yes(reading, results) and _in_domain(reading, passages):
             # Only a guess answered ("H100 × CUDA: yes" to "can I split it for 28 students?"):
             # the nearest entry, named as such, replaces the guess; the cards' headlines stay.
-            text, used = _nearest_answer(reading, retrieved, results, passages)
+            text, used = _nearest_answer(
+                reading, retrieved, results, passages, _card_headlines(results)
+            )
             if text:
-                parts = [*parts[: len(parts) - len(sections)], text, *_card_headlines(results)]
+                parts = [*parts[: len(parts) - len(sections)], text]
     elif (reading.intents == ["off_topic"] and not _in_domain(reading, passages)) or (
         reading.intents == ["declined"]
     ):
@@ -1104,9 +1151,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             # nearest passage, and is offered as such, never as the answer.
             text, used = "", []
         if not text and _in_domain(reading, passages):
-            text, used = _nearest_answer(reading, retrieved, results, passages)
-            if text:
-                text = "\n\n".join([text, *_named_card_lines(reading)])
+            text, used = _nearest_answer(
+                reading, retrieved, results, passages, _named_card_lines(reading)
+            )
         parts.append(
             text
             or pick(

@@ -114,12 +114,13 @@ def money_inputs(ent: Entities) -> dict[str, object]:
 
 
 def electricity_price(ent: Entities, currency: str | None) -> float | None:
-    """The question's price per kWh, in `currency` (at the question's exchange rate, if any)."""
+    """The question's price per kWh, in `currency` (at the question's exchange rate, if any); a
+    price said without a currency is taken in the answer's."""
     from assistant.money import convert, normalize_currency
 
     price = ent.electricity_price
     if price is None:
-        return None
+        return ent.bare_kwh_price  # no currency said: read in the answer's own
     target = normalize_currency(currency) if currency else price.currency
     return convert(price.amount, price.currency, target, ent.usd_per_eur)
 

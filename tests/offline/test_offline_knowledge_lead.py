@@ -170,7 +170,7 @@ def test_a_gpu_question_nothing_answers_for_sure_says_so_first() -> None:
     answer = ask("Why does my RTX 4070 smell like hot plastic after a long rendering night?").text
     assert "outside what I can answer" not in answer
     paragraphs = answer.split("\n\n")
-    assert paragraphs[0].startswith("I can't answer this from my documents and tools"), answer
+    assert paragraphs[0] == "I can't answer this exactly from my documents and tools.", answer
     assert "RTX 4070" in paragraphs[1], answer  # what the catalog knows of the card named
     other = next(p for p in paragraphs if p.startswith("The nearest entry I have answers another"))
     assert other.split("*")[1] in {e.title for e in load_entries()}
@@ -182,7 +182,7 @@ def test_a_gpu_question_nothing_answers_for_sure_says_so_first() -> None:
 def test_a_french_question_nothing_answers_for_sure_says_so_in_french() -> None:
     answer = ask("Pourquoi ma RTX 4070 sent le plastique chaud après une nuit de rendu ?").text
     first = answer.split("\n\n")[0]
-    assert first.startswith("Je ne peux pas répondre à cela avec mes documents"), first
+    assert first.startswith("Je ne peux pas répondre exactement à cela avec mes documents"), first
     assert "La fiche la plus proche que j'ai répond à une autre question" in answer
 
 

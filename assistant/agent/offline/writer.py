@@ -881,6 +881,15 @@ def _entry_first(
     return [text, *_card_headlines(results)], used
 
 
+def _cannot(lang: Lang) -> str:
+    """The plain first sentence of an answer that nothing answers exactly."""
+    return pick(
+        lang,
+        "I can't answer this exactly from my documents and tools.",
+        "Je ne peux pas répondre exactement à cela avec mes documents et mes outils.",
+    )
+
+
 def _nearest_passage(
     passages: list[dict[str, Any]], reading: Reading
 ) -> tuple[str, list[dict[str, Any]]]:
@@ -889,11 +898,8 @@ def _nearest_passage(
     if not safe:
         return "", []
     lang = reading.language
-    intro = pick(
-        lang,
-        "I can't answer this exactly from my documents and tools. The nearest passage I have:",
-        "Je ne peux pas répondre exactement avec mes documents et mes outils. Le passage le plus "
-        "proche que j'ai :",
+    intro = _cannot(lang) + pick(
+        lang, " The nearest passage I have:", " Le passage le plus proche que j'ai :"
     )
     number = passages.index(safe[0]) + 1
     return f"{intro}\n\n{_quotes([(number, safe[0])], lang)}", [safe[0]]
@@ -918,12 +924,7 @@ def _nearest_answer(
         return "\n\n".join([text, *(facts or [])]) if text else "", used
     lang = reading.language
     text, used = knowledge_lead.lead_paragraph(near, retrieved, lang)
-    plain = pick(
-        lang,
-        "I can't answer this from my documents and tools: none of them is about this question.",
-        "Je ne peux pas répondre à cela avec mes documents et mes outils : aucun ne porte sur "
-        "cette question.",
-    )
+    plain = _cannot(lang)
     other = pick(
         lang,
         f"The nearest entry I have answers another question, *{near.entry.title}*:",

@@ -122,3 +122,15 @@ def test_a_shopping_list_with_nothing_to_go_on_is_dropped_when_no_card_is_asked_
     assert _without_unasked_picks(unasked, [result]) == []
     asked = read_turn(Conversation("Which GPU should I buy?"))
     assert _without_unasked_picks(asked, [result]) == [result]
+
+
+def test_how_to_see_which_gpu_is_used_is_answered_with_the_steps() -> None:
+    from assistant import ask
+
+    text = ask(
+        "My laptop has a GTX 1650 4GB and Intel graphics too, how i know which gpu is actually used?"
+    ).text
+    assert "nvidia-smi" in text and "Task Manager" in text, text
+    assert "I can't see your machine from here" not in text  # the asker is at it
+    fr = ask("J'ai un portable avec une RTX 4060. Comment je vois quel GPU est utilisé ?").text
+    assert "Gestionnaire des tâches" in fr, fr

@@ -593,6 +593,18 @@ def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
     )
 
 
+def _asks_how_to_check(reading: Reading, results: list[ToolResult]) -> bool:
+    """The message asks how to see which GPU is there or in use, and no probe of this machine
+    found one to name ('laptop has intel graphics too, how i know which gpu is actually used')."""
+    from assistant.agent.offline.concepts import names_concept
+
+    found = any(
+        r.name == "probe_gpus" and isinstance(r.result, dict) and r.result.get("gpus")
+        for r in results
+    )
+    return names_concept("check_gpu", reading.text) and not found
+
+
 def _lead_for(
     reading: Reading, retrieved: list[dict[str, Any]], results: list[ToolResult]
 ) -> knowledge_lead.Lead | None:
@@ -1059,6 +1071,10 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         from assistant.agent.offline.skills.probe_gpus import how_to_check
 
         sections.insert(0, how_to_check(lang))
+    elif _asks_how_to_check(reading, results):
+        from assistant.agent.offline.skills.probe_gpus import how_to_check
+
+        sections.append(how_to_check(lang, remote=False))
     parts.extend(sections)
     only_unknown = bool(reading.entities.unknown_gpus) and not reading.entities.gpus
     used: list[dict[str, Any]] = []

@@ -62,21 +62,43 @@ def render(result: ProbeReport, question: str, lang: Lang) -> str:
     return "\n".join(lines)
 
 
-def how_to_check(lang: Lang) -> str:
-    """The answer where the asker is not at this machine (Discord, a shared chat)."""
-    return pick(
+def how_to_check(lang: Lang, remote: bool = True) -> str:
+    """How to see which GPU a machine has and uses: where the asker is not at this machine
+    (Discord, a shared chat: `remote`), or as the answer to "how do I know which GPU is used?"."""
+    head = (
+        pick(
+            lang,
+            "**I can't see your machine from here**, so check it yourself and send me the card's "
+            "name:",
+            "**Je ne vois pas votre machine d'ici** : vérifiez vous-même et envoyez-moi le nom de "
+            "la carte :",
+        )
+        if remote
+        else pick(
+            lang,
+            "**To see which GPU you have and which one a program uses**, check on the machine:",
+            "**Pour voir quel GPU vous avez et lequel un programme utilise**, vérifiez sur la "
+            "machine :",
+        )
+    )
+    steps = pick(
         lang,
-        "**I can't see your machine from here**, so check it yourself and send me the card's name:\n\n"
-        "- in a terminal: `nvidia-smi` (or `!nvidia-smi` in a Colab/Jupyter cell);\n"
+        "- in a terminal: `nvidia-smi` (or `!nvidia-smi` in a Colab/Jupyter cell); it lists the "
+        "NVIDIA cards and the processes running on each;\n"
         "- in Python: `import torch; print(torch.cuda.get_device_name(0))` "
         "(`torch.cuda.is_available()` is False when no GPU is visible);\n"
+        "- Windows: Task Manager → Performance shows every GPU (integrated and NVIDIA) and its "
+        "load;\n"
         "- AMD: `rocm-smi`; Mac: Apple menu → About This Mac (the chip, e.g. M2 Pro).",
-        "**Je ne vois pas votre machine d'ici** : vérifiez vous-même et envoyez-moi le nom de la carte :\n\n"
-        "- dans un terminal : `nvidia-smi` (ou `!nvidia-smi` dans une cellule Colab/Jupyter) ;\n"
+        "- dans un terminal : `nvidia-smi` (ou `!nvidia-smi` dans une cellule Colab/Jupyter) ; il "
+        "liste les cartes NVIDIA et les processus sur chacune ;\n"
         "- en Python : `import torch; print(torch.cuda.get_device_name(0))` "
         "(`torch.cuda.is_available()` vaut False quand aucun GPU n'est visible) ;\n"
+        "- Windows : Gestionnaire des tâches → Performance affiche chaque GPU (intégré et NVIDIA) "
+        "et sa charge ;\n"
         "- AMD : `rocm-smi` ; Mac : menu Pomme → À propos de ce Mac (la puce, par ex. M2 Pro).",
     )
+    return f"{head}\n\n{steps}"
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:

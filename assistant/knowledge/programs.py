@@ -20,6 +20,7 @@ from assistant.knowledge.features import keyed_sources, rows_with_sources
 from assistant.knowledge.loader import read_toml_table
 from assistant.knowledge.names import fold
 from assistant.knowledge.sources import Source
+from assistant.knowledge.speed import Backend
 
 PROGRAMS_FILE = "programs.toml"
 
@@ -73,6 +74,11 @@ class Program(BaseModel):
     intel: Platform
     date: dt.date = Field(description="When the documents were read")
     sources: list[Source] = Field(min_length=1)
+    speed_backend: Backend | None = Field(
+        default=None,
+        description="The speed estimate's backend this program runs models with (Ollama: "
+        "llama.cpp; vLLM: vllm, tensor parallel across cards)",
+    )
 
     def platform(self, vendor: str) -> Platform | None:
         """How it runs on a non-NVIDIA vendor's GPUs, or None for NVIDIA and unknown vendors."""

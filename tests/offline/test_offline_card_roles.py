@@ -321,3 +321,34 @@ def test_more_memory_than_the_card_has_is_corrected_first() -> None:
     assert fr.text.startswith("**À noter : la GeForce RTX 3060")
     # less than listed is the asker's own variant, not a premise to correct
     assert not ask("RTX 3060 with 6GB, can I run SDXL?").text.startswith("**Note")
+
+
+def test_a_clause_s_card_takes_its_own_count_and_the_options_their_speeds() -> None:
+    """'4x L4 with tensor-parallel-size 4 … how fast vs the single A100?': four L4s split by
+    tensors against one A100, never four A100s."""
+    calls = [
+        c.arguments
+        for c in ask(
+            "if we go 4x L4 with tensor-parallel-size 4, will Qwen2.5-32B even split evenly, and "
+            "how fast per request roughly vs the single A100?"
+        ).tool_calls
+        if c.name == "llm_speed"
+    ]
+    counts = {c["gpu"]: c.get("gpu_count", 1) for c in calls}
+    assert counts == {"L4": 4, "A100 80GB SXM4": 1}, calls
+    assert all(c.get("split") == "tensor" for c in calls)
+
+
+def test_the_program_named_sets_how_cards_share_a_model() -> None:
+    calls = [
+        c.arguments
+        for c in ask("2x 3090 with vLLM, how fast is Llama 3.1 70B at 4-bit?").tool_calls
+        if c.name == "llm_speed"
+    ]
+    assert calls and calls[0].get("split") == "tensor" and "backend" not in calls[0]
+    calls = [
+        c.arguments
+        for c in ask("2x 3090 in Ollama, how fast is Llama 3.1 70B at 4-bit?").tool_calls
+        if c.name == "llm_speed"
+    ]
+    assert calls and calls[0].get("split") == "layer"

@@ -79,6 +79,9 @@ class Reading:
             # options checked against one model across sentences ('no chance with a 4070 Ti
             # Super? … only 3090s and 4090s?'): a clause listing some does not drop the others
             merged.gpus, merged.options = list(base.gpus), True
+        if intent == "llm_speed" and base.options and own.gpus and set(own.gpus) < set(base.gpus):
+            # 'with 4x L4 … how fast per request vs the single A100?': every option's speed
+            merged.gpus, merged.options = list(base.gpus), True
         if intent == "workload_fit" and own.models and set(own.models) < set(base.models):
             # two models asked in two sentences ('70B at Q8_0? and Qwen3-235B at Q4_K_M?'):
             # each is checked, the clause's first, each at the precision its sentence gives
@@ -103,6 +106,9 @@ def merge_entities(base: Entities, newer: Entities) -> Entities:
         if value in (None, [], {}) or value is False:
             continue  # unset (a clause that doesn't name the options doesn't undo them)
         data[name] = value
+    if newer.gpus and newer.gpu_count is None and base.gpu_counts:
+        # the message's counts belong to their cards: '4x L4 … vs the single A100' is one A100
+        data["gpu_count"] = base.gpu_counts.get(newer.gpus[0])
     merged = Entities.model_validate(data)
     if base.money and newer.money:
         # A clause's amounts as the whole message reads them: in its currency, a bare '$' as the

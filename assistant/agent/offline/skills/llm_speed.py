@@ -258,6 +258,24 @@ def _cards(result: SpeedEstimate) -> str:
     return f"{result.gpu_count} × {result.gpu}" if result.gpu_count > 1 else str(result.gpu)
 
 
+def _engine(text: str) -> dict[str, Any]:
+    """How several cards share a model, as the message says: a tensor split it asks for
+    ('tensor-parallel-size 4'), or the split of the program it names (vLLM splits tensors;
+    Ollama and llama.cpp split layers). The speed backend itself stays the default: the
+    per-backend efficiencies were fitted on few single-card rows."""
+    from assistant.agent.offline.quantities import phrase_spans
+    from assistant.knowledge.programs import find_program
+    from assistant.knowledge.speed import load_speed_rules
+
+    if phrase_spans("tensor_parallel", text):
+        return {"split": "tensor"}
+    program = find_program(text)
+    if program is None or program.speed_backend is None:
+        return {}
+    fitted = load_speed_rules().backend(program.speed_backend, "cuda")
+    return {"split": fitted.default_split} if fitted is not None else {}
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """The calls for the model on the cards named, or none without a model."""
     cards = named_cards(ent)
@@ -268,6 +286,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return []
     args: dict[str, Any] = {"model": model, "gpu": cards[0] if cards else None,
                             "precision": ent.precision, "context_tokens": ent.context_tokens}  # fmt: skip
+    args.update(_engine(reading.text))
     if ent.options and len(cards) >= 2:
         # Cards named as options: each one's speed, with as many of it as the option has.
         return [{**args, "gpu": card, "gpu_count": ent.card_counts.get(card, 1)} for card in cards]

@@ -801,12 +801,35 @@ def _label(check: WheelCheck) -> str:
     return f"PyTorch {check.torch} ({check.variant})"
 
 
+def _earlier_pytorch(arch: ArchSupport) -> str | None:
+    """The first PyTorch release before the wheel table whose official GPU build uses a CUDA that
+    builds for the architecture ('PyTorch 1.8 (CUDA 11.1 build)' for Ampere's sm_86); None for
+    an architecture older than CUDA 11, whose kernels those releases may have dropped."""
+    first, last = _family_toolkit(arch), arch.last_toolkit
+    if version_key(first) < (11, 0):
+        return None
+    fits = [
+        b
+        for b in load_cuda_support().framework_builds
+        if b.framework == "PyTorch"
+        and version_key(b.cuda) >= version_key(first)
+        and (last is None or version_key(b.cuda) <= version_key(last))
+    ]
+    if not fits:
+        return None
+    lo = min(fits, key=lambda b: version_key(b.first))
+    return f"PyTorch {lo.first} (CUDA {lo.cuda} build)"
+
+
 def _check_pytorch(
     base: dict[str, Any], arch: ArchSupport, parsed: _Parsed
 ) -> SoftwareSupportResult:
     every = [(w, v, _with_installed_driver(_check(w, v, arch.cc), parsed)) for w, v in wheels_for()]
     working = [c for _, _, c in every if c.runs]
     minimum = _label(working[0]) if working else None
+    oldest = min((v for _, v in wheels_for()), key=version_key, default=None)
+    if working and working[0].torch == oldest:
+        minimum = _earlier_pytorch(arch) or minimum  # the table starts at its oldest release
     last = _label(working[-1]) if working else None
     asked = [
         (w, c)

@@ -258,3 +258,18 @@ def test_nvidia_smis_cuda_version_line_names_the_toolkit() -> None:
         )
     )
     assert (r.software, r.supported) == ("CUDA 12.4", "yes")
+
+
+@pytest.mark.parametrize(
+    ("gpu", "first"),
+    [
+        ("RTX 3090", "PyTorch 1.7 (CUDA 11.0 build)"),  # sm_80 code runs on sm_86
+        ("H100", "PyTorch 2.0 (cu118)"),  # CUDA 11.8 first built sm_90: the table's first wheel
+        ("RTX 5090", "PyTorch 2.7 (cu128)"),
+    ],
+)
+def test_the_first_pytorch_for_a_card_reaches_before_the_wheel_table(gpu: str, first: str) -> None:
+    """The wheel table starts at PyTorch 2.0; a card that runs there ran on the older official
+    builds whose CUDA builds for it, which the framework-build table gives."""
+    result = software_support(SoftwareSupportQuery(gpu=gpu, software="PyTorch"))
+    assert result.minimum == first

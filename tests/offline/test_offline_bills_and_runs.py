@@ -93,3 +93,13 @@ def test_a_tiny_figure_keeps_its_digits() -> None:
 def test_no_passage_is_quoted_under_a_calculation_on_the_asker_s_figures() -> None:
     answer = ask("My 4090 runs 6 hours a day, electricity 0.25 €/kWh, how much a month?")
     assert "From the knowledge base" not in answer.text and "From the guide" not in answer.text
+
+
+def test_the_draw_settled_on_is_priced_first() -> None:
+    """'configurable from 450 to 1000 W; count 900 W on average': 900 W leads, 1000 W follows."""
+    answer = ask(
+        "Un GH200 est configurable de 450 à 1000 W. Si on compte 900 W en moyenne, 720 h par "
+        "mois, 0,15 €/kWh, ça donne quoi ?"
+    )
+    watts = [c.arguments.get("power_w") for c in answer.tool_calls if c.name == "power_cost"]
+    assert watts[:1] == [900.0], watts

@@ -269,6 +269,11 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         rating = watts[psu_index][2]
         skip |= {i for i, (_, _, w) in enumerate(watts) if w == rating}
     load = [w for i, (_, _, w) in enumerate(watts) if i not in skip]
+    settled = _nearest("average_draw", text, watts, idle_index, same_clause=True)
+    if settled is not None and settled not in skip and len(load) > 1:
+        # 'de 450 à 1000 W. Si on compte 900 W en moyenne': the draw settled on comes first
+        load.remove(watts[settled][2])
+        load.insert(0, watts[settled][2])
     card_w: dict[str, float] = {}
     card_w_end: dict[str, int] = {}
     ordered = sorted(card_spans, key=lambda c: c[1])

@@ -352,3 +352,14 @@ def test_the_program_named_sets_how_cards_share_a_model() -> None:
         if c.name == "llm_speed"
     ]
     assert calls and calls[0].get("split") == "layer"
+
+
+def test_four_cards_named_are_four_columns() -> None:
+    calls = [
+        c.arguments
+        for c in ask(
+            "RTX 3090 vs RTX 4090 vs RTX 5090 vs RTX A6000: compare their specs"
+        ).tool_calls
+        if c.name == "gpu_compare"
+    ]
+    assert calls and len(calls[0]["gpus"]) == 4, calls

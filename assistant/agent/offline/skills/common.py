@@ -11,7 +11,7 @@ from assistant.language import Lang
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities, MoneyMention
 
-MAX_CARDS = 3
+MAX_CARDS = 4  # "H100, GH200, A100 and RTX 6000 Ada: FP64?" compares all four
 
 
 def named_cards(ent: Entities) -> list[str]:

@@ -28,6 +28,8 @@ class CardRoleWords(BaseModel):
     memory_links: list[str]
     not_card_memory: list[str]
     chipsets: list[str]
+    requirement: list[str]
+    owner: list[str]
 
 
 @dataclass(frozen=True)
@@ -223,3 +225,35 @@ def own_variants(
     first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
     known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
     return known, spans, memory, claims
+
+
+REQUIREMENT_WINDOW = 64  # how far before a card's name, in its sentence, a requirement word sits
+
+
+@lru_cache(maxsize=1)
+def _requirement_words() -> re.Pattern[str]:
+    return re.compile(_whole_words(role_words().requirement), re.I)
+
+
+@lru_cache(maxsize=1)
+def _owner_words() -> re.Pattern[str]:
+    """The asker's own card: 'I have a 4070', 'my 3080', "j'ai une 4060"."""
+    from assistant.agent.offline.phrases import tables
+
+    words = [*role_words().owner, *tables()["owned_model"]["phrases"]]
+    return re.compile(_whole_words(words), re.I)
+
+
+def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
+    """The cards a message names as what a project asks for ('the requirements could use a
+    3070', 'tested on an A100'), in order: a requirement word before the name, in its sentence."""
+    found: list[str] = []
+    for span in spans:
+        before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
+        sentence = re.split(r"[.!?;\n]\s", before)[-1]
+        asked = [m.end() for m in _requirement_words().finditer(sentence)]
+        owned = [m.end() for m in _owner_words().finditer(sentence)]
+        # 'minimum RTX 3090 required, I have a 4070': the asker's card after their own words
+        if asked and max(asked) > max(owned, default=-1) and span.name not in found:
+            found.append(span.name)
+    return found

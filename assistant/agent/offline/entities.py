@@ -18,6 +18,7 @@ from assistant.agent.offline.card_roles import (
     card_counts,
     card_vendors,
     own_variants,
+    requirement_cards,
 )
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
@@ -160,6 +161,10 @@ class Entities(BaseModel):
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    required_cards: list[str] = Field(
+        default_factory=list,
+        description="Cards named as what a project asks for: 'the requirements could use a 3070'",
+    )
     bare_kwh_price: float | None = Field(
         default=None,
         description="A price per kWh with no currency ('power is 0.30 per kWh'): in the "
@@ -879,6 +884,7 @@ def extract_entities(text: str) -> Entities:
     ent.card_memory = memory
     ent.memory_claims = claims
     ent.options = are_options(text, card_spans)
+    ent.required_cards = requirement_cards(text, card_spans)
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
     ent.topics = _through_stack(text, gpus, _topics(text) or _stack_topic(text, gpus))

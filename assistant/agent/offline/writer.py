@@ -18,6 +18,7 @@ from assistant.agent.offline.planner import (
     card_feature,
 )
 from assistant.agent.offline.reading import Conversation, Reading, read_turn
+from assistant.agent.offline.requirements import requirement_check
 from assistant.agent.offline.safety import passage_is_safe
 from assistant.agent.offline.scope import out_of_scope, outside_answer
 from assistant.agent.offline.sentences import MIN_CLAUSE_WORDS, asked_sentences
@@ -1045,6 +1046,17 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
     parts.extend(_memory_corrections(reading))
+    # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it
+    required = requirement_check(reading.entities.required_cards, reading.entities.gpus, lang)
+    if required:
+        parts.append(required)
+        conf = knowledge_lead.settings()
+        # the two cards' spec sheets say again what the check weighed; a shopping list answers
+        # another question, unless asked for
+        dropped = set() if conf.asks_specs.search(reading.text) else set(conf.spec_tools)
+        if not conf.asks_recommendation.search(reading.text):
+            dropped |= set(conf.recommend_tools)
+        results = [r for r in results if r.name not in dropped]
     unknown = _unknown_cards(reading)
     if unknown:
         parts.append(" ".join(unknown))
@@ -1132,7 +1144,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         # A calculation on the asker's own figures is the answer: no passage is quoted under it.
         quoted = (
             []
-            if used or _own_figures_computed(reading, results)
+            if used or required or _own_figures_computed(reading, results)
             else _quoted(passages, reading, limit=1)
         )
         if quoted:
@@ -1146,6 +1158,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             )
             if text:
                 parts = [*parts[: len(parts) - len(sections)], text]
+    elif required:
+        pass  # the check against the project's card answers; no "nearest question" after it
     elif (reading.intents == ["off_topic"] and not _in_domain(reading, passages)) or (
         reading.intents == ["declined"]
     ):

@@ -56,3 +56,25 @@ def test_an_nvidia_requirement_on_another_maker_s_card_is_not_directly() -> None
         text
     )
     assert "Recommended:" not in text
+
+
+@pytest.mark.parametrize(
+    ("text", "need", "vram"),
+    [
+        ("The README says it requires at least 16GB of VRAM, will my 4060 8GB work?", 16.0, 8.0),
+        ("requirements: 32GB RAM and a GPU with 12 GB. I have a 3060.", 12.0, None),
+        ("minimum, I have 12GB", None, 12.0),
+    ],
+)
+def test_the_memory_a_project_asks_for_is_not_the_card_s(
+    text: str, need: float | None, vram: float | None
+) -> None:
+    ent = extract_entities(text)
+    assert ent.required_vram_gb == need and ent.vram_gb == vram
+
+
+def test_the_asker_s_memory_is_checked_against_the_project_s() -> None:
+    text = ask("The README says it requires at least 16GB of VRAM, will my 4060 8GB work?").text
+    assert text.startswith("**Not as is: your GeForce RTX 4060 has 8 GB, less than the 16 GB"), text
+    fr = ask("Le README demande minimum 12 Go de VRAM, j'ai une RTX 3060 12 Go, ça passe ?").text
+    assert fr.startswith("**Oui pour la mémoire : votre GeForce RTX 3060 12GB a 12 Go"), fr

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from assistant.agent.offline.phrases import whole_phrases
 from assistant.knowledge.gpu_names import vocabulary
-from assistant.knowledge.names import fold
+from assistant.knowledge.names import fold, fold_keep_length
 
 ROLES_FILE = "card_roles.toml"
 # How far before a card's name its memory size may be written ('my 64GB MacBook Pro M3 Max')
@@ -257,3 +257,22 @@ def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
         if asked and max(asked) > max(owned, default=-1) and span.name not in found:
             found.append(span.name)
     return found
+
+
+_SIZE = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b", re.I)
+
+
+def requirement_memory(text: str) -> tuple[float, int] | None:
+    """The memory a project asks for, when the message gives a size rather than a card
+    ('requires at least 16GB of VRAM', 'minimum 24 Go de VRAM'), and where the size starts: the
+    first size within a short span after a requirement word, in its sentence, that is neither
+    the computer's RAM nor after the asker's own words ('minimum …, I have 12 GB')."""
+    folded = fold_keep_length(text)
+    for m in _requirement_words().finditer(folded):
+        after = re.split(r"[.!?;\n]\s", folded[m.end() : m.end() + REQUIREMENT_WINDOW])[0]
+        for size in _SIZE.finditer(after):
+            if _owner_words().search(after[: size.start()]):
+                break
+            if not names_machine_memory(after[size.end() :]):
+                return float(size.group(1).replace(",", ".")), m.end() + size.start()
+    return None

@@ -19,6 +19,7 @@ from assistant.agent.offline.card_roles import (
     card_vendors,
     own_variants,
     requirement_cards,
+    requirement_memory,
 )
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
@@ -161,6 +162,9 @@ class Entities(BaseModel):
     energy_kwh: float | None = Field(default=None, description="An energy figure: '5,600 kWh'")
     energy_period: Literal["day", "month", "year"] | None = None
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
+    required_vram_gb: float | None = Field(
+        default=None, description="Memory a project asks for: 'requires at least 16GB of VRAM'"
+    )
     required_cards: list[str] = Field(
         default_factory=list,
         description="Cards named as what a project asks for: 'the requirements could use a 3070'",
@@ -885,6 +889,8 @@ def extract_entities(text: str) -> Entities:
     ent.memory_claims = claims
     ent.options = are_options(text, card_spans)
     ent.required_cards = requirement_cards(text, card_spans)
+    asked_memory = None if ent.required_cards else requirement_memory(text)
+    ent.required_vram_gb = asked_memory[0] if asked_memory else None
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
     ent.topics = _through_stack(text, gpus, _topics(text) or _stack_topic(text, gpus))
@@ -962,6 +968,8 @@ def extract_entities(text: str) -> Entities:
             continue
         if n in held:
             continue  # 'the game uses 5.5 GB': not the card's memory
+        if asked_memory and start == asked_memory[1]:
+            continue  # 'requires at least 16GB of VRAM': the project's, not the card's
         if _system_ram(text, start, end) and not _unified(ent.gpus):
             continue  # '100GB+ of system memory': the computer's, not the card's
         if _file_size(text, start):

@@ -4,10 +4,13 @@ much), then the number formats the named card has and the asker's lacks, from th
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.texts import gb, pick
 from assistant.language import Lang
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
 
 # Formats a project written for a newer card may use, checked on the asker's card.
 FORMATS = ("bf16", "fp8")
@@ -20,12 +23,16 @@ def _formats(card: Any) -> set[str]:
     return {s.key for s in features_for_card(card) if s.key in FORMATS and s.supported}
 
 
-def requirement_check(required: list[str], named: list[str], lang: Lang) -> str:
-    """The verdict for each card the asker has against the one a project names; '' unless the
-    message names exactly one required card and at least one of its own."""
+def requirement_check(ent: Entities, lang: Lang) -> str:
+    """The verdict for each card the asker has against the one a project names, or against the
+    memory it asks for; '' unless the message names one of these and a card (or memory) of its
+    own."""
     from assistant.knowledge.matching import match_gpu
 
-    own = [n for n in named if n not in required][:MAX_OWN]
+    required = ent.required_cards
+    own = [n for n in ent.gpus if n not in required][:MAX_OWN]
+    if ent.required_vram_gb and not required:
+        return _memory_only(ent, own, ent.required_vram_gb, lang)
     if len(required) != 1 or not own:
         return ""
     req = match_gpu(required[0]).gpu
@@ -37,6 +44,43 @@ def requirement_check(required: list[str], named: list[str], lang: Lang) -> str:
         if card is None or not card.vram_gb:
             continue
         lines.append(_one(card, req, lang))
+    return "\n\n".join(lines)
+
+
+def _memory_only(ent: Entities, own: list[str], need: float, lang: Lang) -> str:
+    """'requires at least 16GB of VRAM: will my 4060 8GB work?': the asker's memory against it."""
+    from assistant.knowledge.matching import match_gpu
+
+    have: list[tuple[str, float]] = []
+    for name in own:
+        card = match_gpu(name).gpu
+        size = ent.card_memory.get(name) or (card.vram_gb if card else None)
+        if size:
+            have.append((name, size))
+    if not have and ent.vram_gb:
+        have.append((pick(lang, "card", "carte"), ent.vram_gb))
+    lines = []
+    for name, size in have:
+        mine, theirs = gb(size, lang), gb(need, lang)
+        lines.append(
+            pick(
+                lang,
+                f"**Yes on memory: your {name} has {mine}, at least the {theirs} the project asks "
+                "for.**",
+                f"**Oui pour la mémoire : votre {name} a {mine}, au moins les {theirs} que demande "
+                "le projet.**",
+            )
+            if size >= need
+            else pick(
+                lang,
+                f"**Not as is: your {name} has {mine}, less than the {theirs} the project asks "
+                "for**; lower the precision (FP16, 8-bit or 4-bit), the batch size or the "
+                "resolution, or offload part of the model to system RAM (slower).",
+                f"**Pas tel quel : votre {name} a {mine}, moins que les {theirs} que demande le "
+                "projet** ; baissez la précision (FP16, 8 bits ou 4 bits), la taille de batch ou "
+                "la résolution, ou déchargez une partie du modèle en RAM (plus lent).",
+            )
+        )
     return "\n\n".join(lines)
 
 

@@ -1047,7 +1047,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
     parts.extend(_memory_corrections(reading))
     # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it
-    required = requirement_check(reading.entities.required_cards, reading.entities.gpus, lang)
+    required = requirement_check(reading.entities, lang)
     if required:
         parts.append(required)
         conf = knowledge_lead.settings()

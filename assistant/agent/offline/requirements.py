@@ -74,12 +74,11 @@ def _memory_only(ent: Entities, own: list[str], need: float, lang: Lang) -> str:
             else pick(
                 lang,
                 f"**Not as is: your {name} has {mine}, less than the {theirs} the project asks "
-                "for**; lower the precision (FP16, 8-bit or 4-bit), the batch size or the "
-                "resolution, or offload part of the model to system RAM (slower).",
+                "for**; ",
                 f"**Pas tel quel : votre {name} a {mine}, moins que les {theirs} que demande le "
-                "projet** ; baissez la précision (FP16, 8 bits ou 4 bits), la taille de batch ou "
-                "la résolution, ou déchargez une partie du modèle en RAM (plus lent).",
+                "projet** ; ",
             )
+            + _lower(lang)
         )
     return "\n\n".join(lines)
 
@@ -119,14 +118,25 @@ def _one(card: Any, req: Any, lang: Lang) -> str:
             f"que la {req.name} que cite le projet ({theirs})**, donc ce qui tient sur l'une tient "
             f"sur l'autre ; la vitesse diffère selon la carte.{older}",
         )
+    return (
+        pick(
+            lang,
+            f"**Not as is: your {card.name} has {mine}, less than the {req.name} the project "
+            f"names ({theirs})**; what needs that memory may not fit: ",
+            f"**Pas tel quel : votre {card.name} a {mine}, moins que la {req.name} que cite le "
+            f"projet ({theirs})** ; ce qui demande cette mémoire risque de ne pas tenir : ",
+        )
+        + _lower(lang)
+        + older
+    )
+
+
+def _lower(lang: Lang) -> str:
+    """What to lower when the asker's card has less memory than the project asks for."""
     return pick(
         lang,
-        f"**Not as is: your {card.name} has {mine}, less than the {req.name} the project names "
-        f"({theirs})**; what needs that memory may not fit. Lower the precision (FP16, 8-bit or "
-        f"4-bit), the batch size or the resolution, or offload part of the model to system RAM "
-        f"(slower).{older}",
-        f"**Pas tel quel : votre {card.name} a {mine}, moins que la {req.name} que cite le projet "
-        f"({theirs})** ; ce qui demande cette mémoire risque de ne pas tenir. Baissez la précision "
-        f"(FP16, 8 bits ou 4 bits), la taille de batch ou la résolution, ou déchargez une partie "
-        f"du modèle en RAM (plus lent).{older}",
+        "lower the precision (FP16, 8-bit or 4-bit), the batch size or the resolution, or "
+        "offload part of the model to system RAM (slower).",
+        "baissez la précision (FP16, 8 bits ou 4 bits), la taille de batch ou la résolution, ou "
+        "déchargez une partie du modèle en RAM (plus lent).",
     )

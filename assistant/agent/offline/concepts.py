@@ -71,15 +71,23 @@ def _bounded(pattern: str) -> str:
     return f"(?<!\\w)(?:{pattern})(?!\\w)"
 
 
+@lru_cache(maxsize=1024)
+def _named(text: str) -> frozenset[str]:
+    """The concepts a text names, once per text (a turn asks again for the same sentences)."""
+    folded = fold(text)
+    return frozenset(c for c, pattern in concept_patterns().items() if pattern.search(folded))
+
+
 def concepts_in(text: str) -> set[str]:
     """The concepts a question names."""
-    folded = fold(text)
-    return {c for c, pattern in concept_patterns().items() if pattern.search(folded)}
+    return set(_named(text))
 
 
 def names_concept(concept: str, text: str) -> bool:
-    """Whether the text names one concept (cheaper than `concepts_in` for one)."""
-    return concept_patterns()[concept].search(fold(text)) is not None
+    """Whether the text names one concept."""
+    if concept not in concept_patterns():
+        raise KeyError(concept)
+    return concept in _named(text)
 
 
 def concept_starts(concept: str, text: str) -> list[int]:

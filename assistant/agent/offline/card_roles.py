@@ -17,6 +17,8 @@ from assistant.knowledge.gpu_names import vocabulary
 from assistant.knowledge.names import fold, fold_keep_length
 
 ROLES_FILE = "card_roles.toml"
+# A memory size as people write it: '24GB', '12 Go', '16 GiB', '8g'
+_MEMORY_SIZE = r"(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b"
 # How far before a card's name its memory size may be written ('my 64GB MacBook Pro M3 Max')
 BEFORE_WINDOW = 24
 
@@ -78,7 +80,7 @@ def names_machine_memory(after: str) -> bool:
 def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     words = role_words()
     options = re.compile(rf"(?<![\w']){'(?:' + _words(words.options) + ')'}(?![\w'])")
-    size = r"(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b"
+    size = _MEMORY_SIZE
     not_card = rf"(?!\s*(?:{_whole_words(words.not_card_memory)}))"
     after = re.compile(
         rf"^\s*[(,\-]?\s*(?:(?:{_words(words.memory_links)})\s*)?{size}{not_card}", re.I
@@ -259,7 +261,7 @@ def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
     return found
 
 
-_SIZE = re.compile(r"(?<![\w.,])(\d{1,3}(?:[.,]\d)?)\s*(?:gb|go|gib|g)\b", re.I)
+_SIZE = re.compile(rf"(?<![\w.,]){_MEMORY_SIZE}", re.I)
 
 
 def requirement_memory(text: str) -> tuple[float, int] | None:

@@ -513,6 +513,16 @@ def _without_unasked_picks(reading: Reading, results: list[ToolResult]) -> list[
     ]
 
 
+def _beside_requirement(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """The results kept after a check against a project's card: not the two cards' spec sheets,
+    which say again what the check weighed, nor a shopping list, unless either is asked for."""
+    conf = knowledge_lead.settings()
+    dropped = set() if conf.asks_specs.search(reading.text) else set(conf.spec_tools)
+    if not conf.asks_recommendation.search(reading.text):
+        dropped |= set(conf.recommend_tools)
+    return [r for r in results if r.name not in dropped]
+
+
 def _without(section: str, notes: list[str]) -> str:
     """A tool section without the unknown-card notes the answer opens with (a comparison of a
     known and an unknown card renders the same note)."""
@@ -1045,13 +1055,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     required = requirement_check(reading.entities, lang)
     if required:
         parts.append(required)
-        conf = knowledge_lead.settings()
-        # the two cards' spec sheets say again what the check weighed; a shopping list answers
-        # another question, unless asked for
-        dropped = set() if conf.asks_specs.search(reading.text) else set(conf.spec_tools)
-        if not conf.asks_recommendation.search(reading.text):
-            dropped |= set(conf.recommend_tools)
-        results = [r for r in results if r.name not in dropped]
+        results = _beside_requirement(reading, results)
     unknown = _unknown_cards(reading)
     if unknown:
         parts.append(" ".join(unknown))

@@ -16,7 +16,7 @@ from assistant.agent.offline.texts import (
     to_french,
     verdict_word,
 )
-from assistant.knowledge.stacks import VendorStack
+from assistant.knowledge.stacks import VendorStack, load_stacks
 from assistant.language import Lang
 from assistant.tools.capability import CapabilityVerdict
 
@@ -32,8 +32,6 @@ MAX_CHECKS = 12  # cards x features, at most
 
 def _macos_stack(result: CapabilityVerdict, question: str) -> VendorStack | None:
     """AMD's stack when the card is AMD and the question says it runs macOS (no ROCm there)."""
-    from assistant.knowledge.stacks import load_stacks
-
     if result.gfx_target is None and result.rocm_supported is None:
         return None  # not an AMD card
     stack = load_stacks().get("amd")

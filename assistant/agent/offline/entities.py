@@ -976,6 +976,10 @@ def extract_entities(text: str) -> Entities:
             continue  # 'le fichier Q4_K_M fait 19,9 Go': the model's file, not the card
         ent.vram_gb = size
         break
+    if ent.vram_gb is None and asked_memory and not ent.gpus:
+        # 'Min spec is an 8 GB GPU and the game uses 5.5 GB': with no other card or size, the
+        # spec the asker meets is the memory to work with, not a figure to check theirs against
+        ent.vram_gb, ent.required_vram_gb = asked_memory[0], None
     _memory_from_total(ent)
     precision = _PRECISION.search(text)
     if precision:

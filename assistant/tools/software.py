@@ -827,8 +827,7 @@ def _check_pytorch(
     every = [(w, v, _with_installed_driver(_check(w, v, arch.cc), parsed)) for w, v in wheels_for()]
     working = [c for _, _, c in every if c.runs]
     minimum = _label(working[0]) if working else None
-    oldest = min((v for _, v in wheels_for()), key=version_key, default=None)
-    if working and working[0].torch == oldest:
+    if working and working[0].torch == every[0][1]:
         minimum = _earlier_pytorch(arch) or minimum  # the table starts at its oldest release
     last = _label(working[-1]) if working else None
     asked = [

@@ -230,6 +230,8 @@ def own_variants(
 
 
 REQUIREMENT_WINDOW = 64  # how far before a card's name, in its sentence, a requirement word sits
+# A sentence ends at '.', '!', '?', ';' or a line break followed by a space ('3.5 GB' goes on)
+_SENTENCE_END = re.compile(r"[.!?;\n]\s")
 
 
 @lru_cache(maxsize=1)
@@ -252,7 +254,7 @@ def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
     found: list[str] = []
     for span in spans:
         before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
-        sentence = re.split(r"[.!?;\n]\s", before)[-1]
+        sentence = _SENTENCE_END.split(before)[-1]
         asked = [m.end() for m in _requirement_words().finditer(sentence)]
         owned = [m.end() for m in _owner_words().finditer(sentence)]
         # 'minimum RTX 3090 required, I have a 4070': the asker's card after their own words
@@ -271,7 +273,7 @@ def requirement_memory(text: str) -> tuple[float, int] | None:
     the computer's RAM nor after the asker's own words ('minimum …, I have 12 GB')."""
     folded = fold_keep_length(text)
     for m in _requirement_words().finditer(folded):
-        after = re.split(r"[.!?;\n]\s", folded[m.end() : m.end() + REQUIREMENT_WINDOW])[0]
+        after = _SENTENCE_END.split(folded[m.end() : m.end() + REQUIREMENT_WINDOW])[0]
         for size in _SIZE.finditer(after):
             if _owner_words().search(after[: size.start()]):
                 break

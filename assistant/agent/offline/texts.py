@@ -14,6 +14,12 @@ def pick(lang: Lang, en: str, fr: str) -> str:
     return fr if lang == "fr" else en
 
 
+def _significant(value: float, digits: int) -> int:
+    """The decimals that show a figure too small for its usual ones with `digits` significant
+    digits (0.0015 with 2, 0.0003 with 1), instead of rounding it to 0."""
+    return digits - 1 - math.floor(math.log10(abs(value)))
+
+
 def num(value: Any, lang: Lang, decimals: int = 1) -> str:
     """A number with the language's decimal mark and no useless trailing zeros."""
     if value is None:
@@ -24,9 +30,7 @@ def num(value: Any, lang: Lang, decimals: int = 1) -> str:
         return str(value)
     value = float(value)
     if 0 < abs(value) < 0.5 * 10**-decimals:
-        # a figure too small for the decimals asked (a 2-minute run: 0.0015 kWh) keeps two
-        # significant digits instead of reading 0
-        decimals = 1 - math.floor(math.log10(abs(value)))
+        decimals = _significant(value, 2)  # a 2-minute run: 0.0015 kWh, not 0
     text = f"{value:,.{decimals}f}" if abs(value) >= 1000 else f"{value:.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
@@ -45,7 +49,7 @@ def money(amount: Any, currency: str | None, lang: Lang) -> str:
     whole = abs(float(amount) - round(float(amount))) < 0.005
     decimals = 0 if abs(amount) >= 100 or whole else 2
     if 0 < abs(amount) < 0.005:
-        decimals = -math.floor(math.log10(abs(amount)))  # €0.0003, not €0
+        decimals = _significant(amount, 1)  # €0.0003, not €0
     return format_money(float(amount), cur, lang, decimals=decimals)  # type: ignore[arg-type]
 
 

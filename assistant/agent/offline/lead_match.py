@@ -182,9 +182,10 @@ def title_coverage(text: str) -> dict[str, float]:
     for entry_id, sets in per_entry.items():
         best = 0.0
         for tokens in sets:
-            total = sum(idf[t] for t in tokens)
+            # fsum: exactly rounded whatever the set's order, so a title fully said is 1.0
+            total = math.fsum(idf[t] for t in tokens)
             if total > 0.0:
-                best = max(best, sum(idf[t] for t in tokens & words) / total)
+                best = max(best, math.fsum(idf[t] for t in tokens & words) / total)
         out[entry_id] = best
     return out
 

@@ -12,6 +12,7 @@ from assistant.agent.offline.knowledge_lead import settings
 from assistant.agent.offline.lead_match import (
     about_something_else,
     asked_texts,
+    entry_subjects,
     other_model_kind,
     title_coverage,
 )
@@ -108,6 +109,50 @@ def test_an_entry_about_another_feature_is_left_out() -> None:
     fp4 = read_turn(Conversation("Is FP4 available on the RTX 5090?"))
     assert about_something_else(fp4, "rtx5090-no-tcgen05", generic)
     assert not about_something_else(fp4, "fp4", generic)
+
+
+def test_entry_subjects_name_real_entries_and_concepts() -> None:
+    from assistant.agent.offline.concepts import concept_patterns
+
+    ids = {e.id for e in load_entries()}
+    concepts = set(concept_patterns())
+    subjects = entry_subjects()
+    assert subjects
+    for entry_id, names in subjects.items():
+        assert entry_id in ids, entry_id
+        assert names and set(names) <= concepts, (entry_id, names)
+
+
+@pytest.mark.parametrize(
+    ("question", "entry", "other"),
+    [
+        # Speed or card names alone do not make a question about hashcat or power supplies.
+        (
+            "Et en vitesse ? Un pote avec une RTX 3060 dit que la sienne ira plus vite.",
+            "hashcat-gpu-choice",
+            True,
+        ),
+        (
+            "Is my RTX 4090 or RTX 4080 faster for password cracking with hashcat?",
+            "hashcat-gpu-choice",
+            False,
+        ),
+        (
+            "Does anyone run this program on an RTX 4070 successfully?",
+            "psu-required-system-power-by-card",
+            True,
+        ),
+        ("Is a 650W PSU enough for an RTX 4070?", "psu-required-system-power-by-card", False),
+        ("Quelle alimentation pour une RTX 4070 ?", "psu-required-system-power-by-card", False),
+        ("Why is my RTX 4090 slower than my friend's RTX 4070?", "laptop-gpu-tgp", True),
+        ("Two RTX 4070 laptops differ in speed, why?", "laptop-gpu-tgp", False),
+    ],
+)
+def test_an_entry_about_a_narrow_subject_needs_the_subject_named(
+    question: str, entry: str, other: bool
+) -> None:
+    reading = read_turn(Conversation(question))
+    assert about_something_else(reading, entry, settings().generic_topics) is other
 
 
 def test_title_coverage_weighs_an_entrys_own_words_over_common_ones() -> None:

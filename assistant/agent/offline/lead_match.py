@@ -131,8 +131,9 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
     """The entry's title names cards (or features), so does the question, and they share no card
     family with the entry's title and answer (no feature with its title): an entry about other
     cards or another feature. An entry about one maker's GPUs ("… on my Intel Arc GPU") is about
-    something else for a question about another maker's ("an A100 is slow on Colab"). Generic
-    topics ("CUDA programming") tell no feature apart."""
+    something else for a question about another maker's ("an A100 is slow on Colab"), and one
+    about a narrow subject (entry_subjects.toml: hashcat, power supplies) for a question that
+    does not name it. Generic topics ("CUDA programming") tell no feature apart."""
     titled, covered, features = _entry_names(entry_id)
     named = frozenset(reading.entities.gpus)
     if named and titled and not {_family(c) for c in named} & {_family(c) for c in covered}:
@@ -142,8 +143,33 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
         makers = _asked_vendors(reading)
         if makers and maker not in makers:
             return True
+    if not _says_subject(reading.text, entry_id):
+        return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)
+
+
+@lru_cache(maxsize=1)
+def entry_subjects() -> dict[str, tuple[str, ...]]:
+    """entry id → the subjects (concepts) one of which a question must name for that entry to be
+    its question (entry_subjects.toml)."""
+    import tomllib
+    from importlib import resources
+
+    text = (
+        resources.files("assistant.agent.offline")
+        .joinpath("entry_subjects.toml")
+        .read_text("utf-8")
+    )
+    return {k: tuple(v) for k, v in tomllib.loads(text)["subjects"].items()}
+
+
+def _says_subject(text: str, entry_id: str) -> bool:
+    """The text names one of the entry's subjects, or the entry has none."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    subjects = entry_subjects().get(entry_id)
+    return not subjects or bool(concepts_in(text) & set(subjects))
 
 
 def about_unasked_feature(reading: Reading, entry_id: str) -> bool:

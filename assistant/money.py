@@ -26,7 +26,7 @@ Currency = Literal[
     "EUR", "USD", "GBP", "CHF", "CAD", "AUD", "NZD", "SGD", "HKD", "INR", "JPY", "CNY", "KRW",
     "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
     "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
-    "NPR", "BDT", "VND", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
+    "NPR", "BDT", "VND", "TWD", "PEN", "MGA", "HTG", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh", "litre"]
@@ -293,12 +293,17 @@ def format_number(value: float, decimals: int = 2, lang: Lang = "en") -> str:
 def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals: int = 2) -> str:
     """'$2.50' / '€2.50' / 'CHF 2.50' in English, '2,50 $' / '2,50 €' in French; whole units for
     a currency without cents in use (yen, won, rupiah)."""
-    if not math.isfinite(amount):
-        raise ValueError("cannot format a non-finite amount")
-    symbol = symbol_of(currency)
     other = other_currencies().by_code.get(currency)
     if other is not None and other.decimals == 0:
         decimals = 0
+    return _with_symbol(amount, currency, lang, decimals)
+
+
+def _with_symbol(amount: float, currency: Currency, lang: Lang, decimals: int) -> str:
+    """The amount with `decimals` and the currency's symbol, in the language's order."""
+    if not math.isfinite(amount):
+        raise ValueError("cannot format a non-finite amount")
+    symbol = symbol_of(currency)
     number = format_number(amount, decimals, lang)
     if lang == "fr":
         return f"{number}\u00a0{symbol}"
@@ -308,11 +313,13 @@ def format_money(amount: float, currency: Currency, lang: Lang = "en", decimals:
 
 
 def format_unit_price(amount: float, currency: Currency, lang: Lang = "en") -> str:
-    """A price per unit (per kWh) as precisely as it was given, 2 to 4 decimals: '€0.2516', '$0.32'."""
-    decimals = 2
+    """A price per unit (per kWh) as precisely as it was given, 2 to 4 decimals: '€0.2516', '$0.32';
+    in a currency without cents, whole units unless the price has more ('NT$4.5', '750 Ar')."""
+    other = other_currencies().by_code.get(currency)
+    decimals = 0 if other is not None and other.decimals == 0 else 2
     while decimals < 4 and abs(round(amount, decimals) - amount) > 1e-9:
         decimals += 1
-    return format_money(amount, currency, lang, decimals=decimals)
+    return _with_symbol(amount, currency, lang, decimals)
 
 
 class ParsedMoney(BaseModel):
@@ -728,9 +735,41 @@ _PER_BASE_RATE = re.compile(
 )
 
 
+# "dollar is ~48.5 EGP", "the dollar at 4,100 COP", "l'euro vaut 655 FCFA", "le dollar est à 130
+# gourdes": the base currency named by its word, no "1" before it
+_BASE_IS_RATE = re.compile(
+    r"(?<![\w$€])(?P<base>us\s+dollars?|dollars?|euros?|usd|eur|gbp|pounds?)"
+    r"\s*(?:is|=|≈|~|vaut|est|est\s+à|at|à|trades\s+at|se\s+change\s+à)\s*"
+    r"(?:about|around|roughly|approx\.?|environ|~|≈)?\s*"
+    rf"(?:(?P<num_a>{_NUM}){_SPACE}?(?P<cur_a>{_ANY_CUR})|(?P<cur_b>{_ANY_CUR}){_SPACE}?(?P<num_b>{_NUM}))",
+    re.IGNORECASE,
+)
+
+
+# "ça fait combien en FCFA ?", "how much is that in EGP", "convert it to COP": the currency the
+# asker wants the answer in, named by its code or word (a bare symbol names none)
+_ASKED_CURRENCY = re.compile(
+    rf"(?:\ben|\bin|\binto|\bto|\bconverti\w*\s+en)\s+(?P<cur>{_CUR_SUFFIX})(?![\w$€£])(?!{_SPACE}?\d)",
+    re.IGNORECASE,
+)
+
+
+def asked_currency(text: str) -> Currency | None:
+    """The currency a message asks its answer in ('combien en FCFA ?'), None when it names none
+    or only by a symbol."""
+    for m in _ASKED_CURRENCY.finditer(text):
+        if not re.search(r"[a-z]{2}", m.group("cur"), re.IGNORECASE):
+            continue
+        try:
+            return normalize_currency(m.group("cur"))
+        except ValueError:
+            continue
+    return None
+
+
 def parse_pair_rates(text: str) -> list[PairRate]:
     """Every exchange rate a message states between two currencies: '1 $ US ≈ 1,38 $ CA',
-    '1 USD = 83 INR', '1 € = 1,08 $', 'N1,600 per dollar'."""
+    '1 USD = 83 INR', '1 € = 1,08 $', 'N1,600 per dollar', 'dollar is ~48.5 EGP'."""
     out: list[PairRate] = []
     for m in _PER_BASE_RATE.finditer(text):
         try:
@@ -748,6 +787,17 @@ def parse_pair_rates(text: str) -> list[PairRate]:
         except ValueError:
             continue
         value = float((m.group("num_a") or m.group("num_b")).replace(",", "."))
+        if base != quote and value > 0:
+            out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
+    for m in _BASE_IS_RATE.finditer(text):
+        if any(p.start < m.end() and m.start() < p.end for p in out):
+            continue  # "1 USD = 83 INR" is read above
+        try:
+            quote = normalize_currency(m.group("cur_a") or m.group("cur_b"))
+            base = normalize_currency(re.sub(r"^us\s+", "", m.group("base"), flags=re.I))
+            value = _to_float(m.group("num_a") or m.group("num_b"), english_thousands=True)
+        except ValueError:
+            continue
         if base != quote and value > 0:
             out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
     return out

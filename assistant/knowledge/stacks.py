@@ -3,6 +3,7 @@ target and ROCm support (data/amd_targets.toml)."""
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -52,6 +53,12 @@ class VendorStack(BaseModel):
         default=None,
         description="The topic a report that no GPU was found is checked against on this "
         "vendor's cards when `topic` is unset: what the program looked for (CUDA on an Intel UHD)",
+    )
+    asked_words: list[str] = Field(
+        default_factory=list,
+        description="Words of the stack a question uses without naming the maker or a card "
+        "('rocminfo shows gfx1100', 'torch.xpu.is_available()'); regular expressions, matched "
+        "on lowercased text at word boundaries",
     )
     sources: list[Source] = Field(min_length=1)
 
@@ -105,6 +112,22 @@ def load_stacks() -> dict[str, VendorStack]:
     from assistant.knowledge.loader import read_toml_rows
 
     return {s.vendor: s for s in read_toml_rows(STACKS_FILE, "stack", VendorStack)}
+
+
+@cache
+def _asked_patterns() -> dict[str, re.Pattern[str]]:
+    return {
+        vendor: re.compile("|".join(rf"(?<![\w.-])(?:{w})(?![\w-])" for w in stack.asked_words))
+        for vendor, stack in load_stacks().items()
+        if stack.asked_words
+    }
+
+
+def stack_vendor(text: str) -> str | None:
+    """The one maker whose stack a text's words name ('rocminfo', 'torch.xpu'), else None."""
+    lowered = text.lower()
+    found = {v for v, pattern in _asked_patterns().items() if pattern.search(lowered)}
+    return found.pop() if len(found) == 1 else None
 
 
 @cache

@@ -186,3 +186,69 @@ def test_prices_from_the_data_in_a_currency_with_no_rate_get_a_clear_answer(ques
     text = ask(question).text
     assert "no exchange rate is on record" in text, text
     assert "Sorry" not in text and "failed (" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("text", "base", "quote", "rate"),
+    [
+        ("dollar is ~48.5 EGP", "USD", "EGP", 48.5),
+        ("the dollar at 4,100 COP", "USD", "COP", 4100),
+        ("l'euro vaut 655 FCFA", "EUR", "XOF", 655),
+        ("le dollar est à 130 gourdes", "USD", "HTG", 130),
+    ],
+)
+def test_a_rate_stated_without_a_one(text: str, base: str, quote: str, rate: float) -> None:
+    from assistant.money import parse_pair_rates
+
+    (pair,) = parse_pair_rates(text)
+    assert (pair.base, pair.quote, pair.rate) == (base, quote, rate)
+
+
+def test_a_rate_written_with_its_one_is_read_once() -> None:
+    from assistant.money import parse_pair_rates
+
+    assert len(parse_pair_rates("1 USD = 83 INR")) == 1
+
+
+def test_a_dollar_rate_in_words_converts_a_rental_price() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    money = extract_entities(
+        "buy a used RTX 3090 for 38,000 EGP, or rent a 4090 at ~$0.35/hr. dollar is ~48.5 EGP"
+    ).money
+    assert [(m.amount, m.currency) for m in money] == [
+        (38000, "EGP"),
+        (pytest.approx(0.35 * 48.5), "EGP"),
+    ]
+
+
+def test_the_currency_asked_for_is_the_answers() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    money = extract_entities("La VM est à ~3,40 €/h, 200 heures. Ça fait combien en FCFA ?").money
+    assert [(m.amount, m.currency) for m in money] == [(pytest.approx(3.40 * 655.957), "XOF")]
+    # A currency with no rate on record and none stated: the amounts stay in their own.
+    kept = extract_entities("Rent is 2 $/h. How much is that in gourdes?").money
+    assert [(m.amount, m.currency) for m in kept] == [(2, "USD")]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount", "currency"),
+    [
+        ("le kWh de la génératrice revient à environ 55 gourdes, le serveur tire 300 W", 55, "HTG"),
+        ("one kWh costs NT$4.5 and the mini pulls 70W", 4.5, "TWD"),
+    ],
+)
+def test_a_kwh_named_before_its_price(text: str, amount: float, currency: str) -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    price = extract_entities(text).electricity_price
+    assert price is not None and (price.amount, price.currency) == (amount, currency)
+
+
+def test_a_unit_price_keeps_its_decimals_in_a_currency_without_cents() -> None:
+    from assistant.money import format_unit_price
+
+    assert format_unit_price(4.5, "TWD") == "NT$4.5"
+    assert format_unit_price(750, "MGA", "fr") == "750\u00a0Ar"
+    assert format_money(4.6, "TWD") == "NT$5"

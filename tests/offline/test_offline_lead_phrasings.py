@@ -175,3 +175,27 @@ def test_title_coverage_weighs_an_entrys_own_words_over_common_ones() -> None:
 )
 def test_an_entry_about_another_kind_of_model(question: str, other: bool) -> None:
     assert other_model_kind(question, "flux-lora-training-vram") is other
+
+
+@pytest.mark.parametrize(
+    ("text", "vendor"),
+    [
+        ("rocminfo shows gfx1100 fine", "amd"),
+        ("torch.xpu.is_available() is False", "intel"),
+        ("is MLX faster than MPS for LoRA?", "apple"),
+        ("pip install torch with cu126", None),
+        ("ROCm or XPU?", None),
+    ],
+)
+def test_a_stack_s_words_name_its_maker(text: str, vendor: str | None) -> None:
+    from assistant.knowledge.stacks import stack_vendor
+
+    assert stack_vendor(text) == vendor
+
+
+def test_an_entry_answered_for_one_maker_is_left_out_for_another_s_stack() -> None:
+    generic = settings().generic_topics
+    amd = read_turn(Conversation("torch.cuda.is_available() is False, rocminfo shows gfx1100"))
+    nvidia = read_turn(Conversation("torch.cuda.is_available() is False on my RTX 3060"))
+    assert about_something_else(amd, "torch-cuda-not-available", generic)
+    assert not about_something_else(nvidia, "torch-cuda-not-available", generic)

@@ -54,6 +54,7 @@ from assistant.money import (
     Currency,
     NoExchangeRate,
     PairRate,
+    asked_currency,
     convert_stated,
     parse_exchange_rate,
     parse_pair_rates,
@@ -473,14 +474,25 @@ _ADDED_AMOUNT = re.compile(
 
 
 def _in_one_currency(
-    mentions: list[MoneyMention], pairs: list[PairRate], usd_per_eur: float | None
+    mentions: list[MoneyMention],
+    pairs: list[PairRate],
+    usd_per_eur: float | None,
+    asked: Currency | None = None,
 ) -> list[MoneyMention]:
     """Every amount in the currency of the message's first one ('a 3090 at 900 $ CA, or rent at
     0,35 $ US/h': the rate in Canadian dollars), at the rate the message states between the two,
-    else at the configured or reference rates; the text keeps what the asker wrote."""
+    else at the configured or reference rates; the text keeps what the asker wrote. `asked`: the
+    currency the asker wants the answer in ('combien en FCFA ?'), used when every amount
+    converts to it."""
     if not mentions:
         return mentions
-    main = mentions[0].currency
+    if asked is not None and asked != mentions[0].currency:
+        try:
+            for m in mentions:
+                convert_stated(1.0, m.currency, asked, pairs, usd_per_eur)
+        except NoExchangeRate:
+            asked = None
+    main = asked or mentions[0].currency
 
     def converted(value: float | None, cur: Currency) -> float | None:
         return None if value is None else convert_stated(value, cur, main, pairs, usd_per_eur)
@@ -529,6 +541,8 @@ def _money(text: str, drawn: bool) -> list[MoneyMention]:
         if per is None and drawn:
             unit = phrase_spans("billed_unit", text[p.end : p.end + BILLED_UNIT_SPAN])
             per = "kwh" if unit and unit[0][0] <= 1 else None  # 'Rs 8 per unit' of a bill
+        if per is None and _kwh_priced_before(before):
+            per = "kwh"
         out.append(
             MoneyMention(
                 amount=p.amount,
@@ -544,6 +558,25 @@ def _money(text: str, drawn: bool) -> list[MoneyMention]:
             )
         )
     return out
+
+
+_APPROX_END = re.compile(
+    r"(?:\s*(?:about|around|roughly|approx\.?|environ|à peu près|~|≈))*\s*$", re.I
+)
+KWH_BEFORE_SPAN = 40  # room between 'le kWh' and the amount it is priced at
+
+
+def _kwh_priced_before(before: str) -> bool:
+    """The text before an amount names a kWh and then prices it: 'le kWh de la génératrice
+    revient à environ' (55 gourdes), 'one kWh costs' (NT$4.5)."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    kwh = phrase_spans("kwh_before", before)
+    if not kwh or len(before) - kwh[-1][1] > KWH_BEFORE_SPAN:
+        return False
+    rest = _APPROX_END.sub("", before[kwh[-1][1] :])
+    verbs = phrase_spans("priced_at", rest)
+    return bool(verbs) and verbs[-1][1] == len(rest)
 
 
 # "GPU 0 has a total capacity of 12.00 GiB of which 312.00 MiB is free" (PyTorch's OOM message)
@@ -908,7 +941,9 @@ def extract_entities(text: str) -> Entities:
     pairs = parse_pair_rates(masked)  # "1 $ US ≈ 1,38 $ CA": a rate, not two amounts
     masked = blank(masked, [(p.start, p.end) for p in pairs])
     power = read_power(text, spans)  # read once: the money's units and the power fields
-    ent.money = _in_one_currency(_money(masked, power.load_w is not None), pairs, ent.usd_per_eur)
+    ent.money = _in_one_currency(
+        _money(masked, power.load_w is not None), pairs, ent.usd_per_eur, asked_currency(masked)
+    )
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     if ent.electricity_price is None:
         ent.bare_kwh_price = _bare_kwh_price(masked)

@@ -13,7 +13,7 @@ import re
 import threading
 from collections import Counter
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from assistant.log import get_logger
 
@@ -107,23 +107,30 @@ def _entry_names(entry_id: str) -> tuple[frozenset[str], frozenset[str], frozens
 
 @cache
 def _entry_vendor(entry_id: str) -> str | None:
-    """The one maker an entry's title is about ("… slow on my Intel Arc GPU"), None when its
-    titles name none or several ("a project written for CUDA (NVIDIA) … on my Intel Arc GPU")."""
+    """The one maker an entry's title is about ("… slow on my Intel Arc GPU"), or that
+    entry_subjects.toml gives for an entry whose answer is one maker's though its title names
+    none ("torch.cuda.is_available() is False" is answered for NVIDIA); None when its titles
+    name none or several ("a project written for CUDA (NVIDIA) … on my Intel Arc GPU")."""
     from assistant.knowledge.entries import load_entries
     from assistant.knowledge.gpu_names import tokens, vendor_hint
 
+    given = _entry_makers().get(entry_id)
+    if given is not None:
+        return given
     found = {vendor_hint(tokens(e.title)) for e in load_entries() if e.id == entry_id}
     return found.pop() if len(found) == 1 else None
 
 
 def _asked_vendors(reading: Reading) -> frozenset[str]:
-    """The makers of the cards a question names, else the one maker its words name."""
+    """The makers of the cards a question names, else the one maker its words name (a maker's
+    name, or its stack's words: 'rocminfo shows gfx1100', 'torch.xpu')."""
     from assistant.knowledge.gpu_names import tokens, vendor_hint
+    from assistant.knowledge.stacks import stack_vendor
 
     cards = {_family(c)[0] for c in reading.entities.gpus}
     if cards:
         return frozenset(cards)
-    said = vendor_hint(tokens(reading.text))
+    said = vendor_hint(tokens(reading.text)) or stack_vendor(reading.text)
     return frozenset({said} if said else ())
 
 
@@ -150,9 +157,7 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
 
 
 @lru_cache(maxsize=1)
-def entry_subjects() -> dict[str, tuple[str, ...]]:
-    """entry id → the subjects (concepts) one of which a question must name for that entry to be
-    its question (entry_subjects.toml)."""
+def _subjects_file() -> dict[str, dict[str, Any]]:
     import tomllib
     from importlib import resources
 
@@ -161,7 +166,18 @@ def entry_subjects() -> dict[str, tuple[str, ...]]:
         .joinpath("entry_subjects.toml")
         .read_text("utf-8")
     )
-    return {k: tuple(v) for k, v in tomllib.loads(text)["subjects"].items()}
+    return tomllib.loads(text)
+
+
+def entry_subjects() -> dict[str, tuple[str, ...]]:
+    """entry id → the subjects (concepts) one of which a question must name for that entry to be
+    its question (entry_subjects.toml)."""
+    return {k: tuple(v) for k, v in _subjects_file()["subjects"].items()}
+
+
+def _entry_makers() -> dict[str, str]:
+    """entry id → the maker its answer is about though its title names none."""
+    return {k: str(v) for k, v in _subjects_file().get("makers", {}).items()}
 
 
 def _says_subject(text: str, entry_id: str) -> bool:

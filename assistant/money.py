@@ -760,6 +760,13 @@ def asked_currency(text: str) -> Currency | None:
     for m in _ASKED_CURRENCY.finditer(text):
         if not re.search(r"[a-z]{2}", m.group("cur"), re.IGNORECASE):
             continue
+        family = _family_of(m.group("cur"))
+        if family is not None:  # 'in pesos … dollar at 4,050 COP': the member the text names
+            named = [
+                c for c in family.currencies if c in _TABLE.by_code and _own_names(c).search(text)
+            ]
+            if len(named) == 1:
+                return cast(Currency, named[0])
         try:
             return normalize_currency(m.group("cur"))
         except ValueError:

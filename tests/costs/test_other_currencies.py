@@ -252,3 +252,10 @@ def test_a_unit_price_keeps_its_decimals_in_a_currency_without_cents() -> None:
     assert format_unit_price(4.5, "TWD") == "NT$4.5"
     assert format_unit_price(750, "MGA", "fr") == "750\u00a0Ar"
     assert format_money(4.6, "TWD") == "NT$5"
+
+
+def test_a_shared_currency_word_asked_for_is_the_member_the_message_names() -> None:
+    from assistant.money import asked_currency
+
+    assert asked_currency("my boss wants it in pesos. dollar at 4,050 COP") == "COP"
+    assert asked_currency("combien en pesos ?") == "MXN"  # the family's first, as for amounts

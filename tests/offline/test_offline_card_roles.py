@@ -363,3 +363,16 @@ def test_four_cards_named_are_four_columns() -> None:
         if c.name == "gpu_compare"
     ]
     assert calls and len(calls[0]["gpus"]) == 4, calls
+
+
+def test_a_card_quoted_in_a_claim_does_not_replace_the_askers_and_does_not_win_unfit() -> None:
+    question = (
+        "Got a Jetson AGX Orin 64GB devkit. The seller said 275 TOPS so it's 'faster than a 4090 "
+        "for AI', is that true?? Can it run Llama 3.3 70B Q4_K_M and roughly how many tokens/s"
+    )
+    speeds = [a["gpu"] for n, a in _calls(question) if n == "llm_speed"]
+    assert speeds == ["Jetson AGX Orin 64GB", "GeForce RTX 4090"]
+    text = ask(question).text
+    # the 4090 is faster on paper, but 43 GB of weights do not fit in its 24 GB
+    assert text.startswith("**Generation: Jetson AGX Orin 64GB, about 4 tokens/s**"), text
+    assert "the weights do not fit in GeForce RTX 4090" in text.split("\n\n")[0]

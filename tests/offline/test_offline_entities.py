@@ -292,3 +292,18 @@ def test_a_fine_tune_someone_owns_is_a_model_to_serve() -> None:
 def test_fine_tune_after_my_as_a_verb_is_still_the_job() -> None:
     assert extract_entities("my plan is to fine-tune Llama 3 8B on a 4090").method == "finetune"
     assert extract_entities("mon but est de fine-tune Mistral 7B").method == "finetune"
+
+
+@pytest.mark.parametrize(
+    ("text", "vram"),
+    [
+        # a size in brackets right after a model and its format is the model's
+        ("Mac mini M4 Pro 64GB. want to run Llama 3.3 70B 4bit with MLX (~40GB)", 64.0),
+        ("want to run Llama 3.3 70B 4bit with MLX (~40GB). Will it load?", None),
+        # ...not after a card named since
+        ("Llama 8B on my RTX 4060 (8GB)?", 8.0),
+        ("My laptop (16GB) runs Llama 8B", 16.0),
+    ],
+)
+def test_a_model_s_size_in_brackets_is_not_the_memory(text: str, vram: float | None) -> None:
+    assert extract_entities(text).vram_gb == vram

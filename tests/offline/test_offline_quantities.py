@@ -77,7 +77,10 @@ def test_each_card_its_own_watts() -> None:
 def test_stated_exchange_rate_is_not_two_amounts() -> None:
     ent = extract_entities("Combien en euros avec 1 € = 1,10 $ pour 300 h à 2 $/h ?")
     assert ent.usd_per_eur == pytest.approx(1.1)
-    assert [(m.amount, m.currency, m.per) for m in ent.money] == [(2.0, "USD", "hour")]
+    # "combien en euros": the rate is converted to the currency asked for, at the stated rate
+    assert [(m.amount, m.currency, m.per) for m in ent.money] == [
+        (pytest.approx(2.0 / 1.1), "EUR", "hour")
+    ]
 
 
 def test_stated_energy_figure() -> None:

@@ -190,3 +190,15 @@ def test_the_job_length_from_a_rate_reaches_the_spot_comparison() -> None:
     )
     args = next(c.arguments for c in answer.tool_calls if c.name == "spot_vs_dedicated")
     assert args["job_hours"] == pytest.approx(300_000 / 1.5 / 3600)
+
+
+def test_spot_or_on_demand_for_a_machine_that_runs_all_the_time_is_a_month_of_each() -> None:
+    from assistant import ask
+
+    text = ask(
+        "g6e.xlarge on-demand showed $1.861/h, spot was around $0.78/h. monthly cost 24/7 for "
+        "both? and is spot ok for a tool the analysts use all day"
+    ).text
+    head = text.split("\n\n")[0]
+    assert head.startswith("**Running 24/7 for a month (720 h): $562 on spot against $1,340"), head
+    assert "not a live service" in text

@@ -716,12 +716,25 @@ def _asked_whether_needed(text: str, start: int) -> bool:
 FILE_SIZE_SPAN = 24  # how far before a size a file word may sit: 'the gguf is 42.5 GB'
 
 
+_NOTE_OPEN = re.compile(r"\(\s*(?:about|around|approx\.?|environ|~|≈)?\s*$", re.I)
+_PARAMETERS = re.compile(r"\b\d+(?:[.,]\d+)?\s?b\b", re.I)
+
+
 def _file_size(text: str, start: int) -> bool:
     """A size the message gives a model's file or weights ('le fichier Q4_K_M fait 19,9 Go'): a
-    file word shortly before it, in the same sentence."""
+    file word shortly before it, in the same sentence; or a note in brackets right after a model
+    and its format ('Llama 3.3 70B 4bit with MLX (~40GB)')."""
     before = text[max(0, start - FILE_SIZE_SPAN) : start]
     before = re.split(r"[.?!;]\s", before)[-1]
-    return bool(phrase_spans("file_size", before))
+    if phrase_spans("file_size", before):
+        return True
+    note = _NOTE_OPEN.search(text, 0, start)
+    if note is None:
+        return False
+    said = re.split(r"[.?!;]\s", text[max(0, note.start() - FILE_SIZE_SPAN * 2) : note.start()])[-1]
+    ends = [m.end() for pattern in (_PARAMETERS, _PRECISION) for m in pattern.finditer(said)]
+    # nothing with a number in between: 'Llama 8B on my RTX 4060 (8GB)' is the card's
+    return bool(ends) and not re.search(r"\d", said[max(ends) :])
 
 
 # "one jetson each", "a GPU per store": a device the catalog does not name, one in each place
@@ -942,7 +955,7 @@ def extract_entities(text: str) -> Entities:
     masked = blank(masked, [(p.start, p.end) for p in pairs])
     power = read_power(text, spans)  # read once: the money's units and the power fields
     ent.money = _in_one_currency(
-        _money(masked, power.load_w is not None), pairs, ent.usd_per_eur, asked_currency(masked)
+        _money(masked, power.load_w is not None), pairs, ent.usd_per_eur, asked_currency(text)
     )
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     if ent.electricity_price is None:

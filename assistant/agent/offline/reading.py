@@ -79,8 +79,11 @@ class Reading:
             # options checked against one model across sentences ('no chance with a 4070 Ti
             # Super? … only 3090s and 4090s?'): a clause listing some does not drop the others
             merged.gpus, merged.options = list(base.gpus), True
-        if intent == "llm_speed" and base.options and own.gpus and set(own.gpus) < set(base.gpus):
-            # 'with 4x L4 … how fast per request vs the single A100?': every option's speed
+        if intent == "llm_speed" and own.gpus and set(own.gpus) < set(base.gpus):
+            # 'with 4x L4 … how fast per request vs the single A100?': every option's speed; and
+            # 'Got a Jetson AGX Orin … "faster than a 4090", is that true? … how many tokens/s':
+            # the sentence that says "faster" names only the card compared with, the asker's
+            # card comes first
             merged.gpus, merged.options = list(base.gpus), True
         if intent == "workload_fit" and own.models and set(own.models) < set(base.models):
             # two models asked in two sentences ('70B at Q8_0? and Qwen3-235B at Q4_K_M?'):

@@ -352,7 +352,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
             notes_fr.append(
                 "Sur un Mac, le GPU utilise déjà la mémoire unifiée : rien à décharger."
             )
-    _capacity_note(p, n, q.offload_fraction, notes, notes_fr)
+    weights_fit = _capacity_note(p, n, q.offload_fraction, notes, notes_fr)
     # prefill
     tflops = q.fp16_tflops or (p.card.fp16_tensor_tflops if p.card else None)
     prefill = ttft = None
@@ -420,18 +420,23 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         interconnect=p.interconnect if n > 1 else None, communication_ms_per_token=comm_ms,
         offload_fraction=q.offload_fraction, ram_bandwidth_gbs=ram_bw if q.offload_fraction else None,
         offload_share_of_time=share, prefill_tokens_per_s=prefill, prompt_tokens=prompt if prefill else None,
-        time_to_first_token_s=ttft, formula=FORMULA, formula_fr=FORMULA_FR, inputs=inputs, summary=summary,
+        time_to_first_token_s=ttft, weights_fit=weights_fit, formula=FORMULA, formula_fr=FORMULA_FR, inputs=inputs, summary=summary,
         summary_fr=summary_fr, notes=notes, notes_fr=notes_fr, assumptions=assumptions,
         sources=dedupe_sources(sources),
     )  # fmt: skip
 
 
-def _capacity_note(p: Plan, n: int, offload: float, notes: list[str], notes_fr: list[str]) -> None:
+def _capacity_note(
+    p: Plan, n: int, offload: float, notes: list[str], notes_fr: list[str]
+) -> bool | None:
+    """Whether the weights (less what is offloaded) fit the cards' memory, None without a card
+    size; a note when they do not."""
     if p.card is None or p.card.vram_gb is None:
-        return
+        return None
     weights_total = p.params_b * p.bits_per_param / 8
     capacity = load_memory_rules().card_capacity_gb(p.card.vram_gb) * n
-    if weights_total * (1 - offload) > capacity:
+    fits = weights_total * (1 - offload) <= capacity
+    if not fits:
         notes.append(
             f"The weights alone ({weights_total:.1f} GB) do not fit in {p.card.vram_gb * n:g} GB of GPU memory: "
             "this speed assumes they did (see workload_fit, or set offload_fraction)."
@@ -440,6 +445,7 @@ def _capacity_note(p: Plan, n: int, offload: float, notes: list[str], notes_fr: 
             f"Les poids seuls ({weights_total:.1f} Go) ne tiennent pas dans {p.card.vram_gb * n:g} Go de mémoire GPU : "
             "cette vitesse suppose qu'ils tiennent (voir workload_fit, ou réglez offload_fraction)."
         )
+    return fits
 
 
 def _fr_unresolved(message: str) -> str:

@@ -141,6 +141,11 @@ class SpeedEstimate(BaseModel):
     prefill_tokens_per_s: float | None = None
     prompt_tokens: int | None = None
     time_to_first_token_s: float | None = None
+    weights_fit: bool | None = Field(
+        default=None,
+        description="Whether the weights (less the offloaded share) fit the cards' memory; None "
+        "when the card's memory is unknown. A speed where they do not assumes they did.",
+    )
     formula: str = ""
     formula_fr: str = ""
     inputs: dict[str, Any] = Field(default_factory=dict)

@@ -201,14 +201,30 @@ def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
     found = [r for r in results if r.found and r.decode_tokens_per_s]
     if len(found) < 2 or len({(r.gpu, r.gpu_count) for r in found}) < len(found):
         return ""
-    fastest = max(found, key=lambda r: r.decode_tokens_per_s or 0.0)
-    name = _cards(fastest)
-    head = _bounds_head(found, question, lang) or pick(
+    # a card the weights do not fit is no winner: its speed assumes they did
+    fitting = [r for r in found if r.weights_fit is not False] or found
+    left_out = [r for r in found if r not in fitting]
+    fastest = max(fitting, key=lambda r: r.decode_tokens_per_s or 0.0)
+    name, speed = _cards(fastest), num(fastest.decode_tokens_per_s, lang, 0)
+    head = _bounds_head(found, question, lang)
+    if not head and left_out:
+        names = ", ".join(_cards(r) for r in left_out)
+        head = pick(
+            lang,
+            f"**Generation: {name}, about {speed} tokens/s** for {fastest.model} in "
+            f"{fastest.precision}, one request at a time; the weights do not fit in {names}, "
+            "whose figure below assumes they did (offloading to system RAM is far slower).",
+            f"**Génération : {name}, environ {speed} tokens/s** pour {fastest.model} en "
+            f"{fastest.precision}, une requête à la fois ; les poids ne tiennent pas dans {names}, "
+            "dont le chiffre ci-dessous suppose qu'ils tiennent (le déport en RAM système est "
+            "bien plus lent).",
+        )
+    head = head or pick(
         lang,
-        f"**Generation: {name} is faster**, about {num(fastest.decode_tokens_per_s, lang, 0)} "
-        f"tokens/s for {fastest.model} in {fastest.precision}, one request at a time.",
-        f"**Génération : {name} est la plus rapide**, environ {num(fastest.decode_tokens_per_s, lang, 0)} "
-        f"tokens/s pour {fastest.model} en {fastest.precision}, une requête à la fois.",
+        f"**Generation: {name} is faster**, about {speed} tokens/s for {fastest.model} in "
+        f"{fastest.precision}, one request at a time.",
+        f"**Génération : {name} est la plus rapide**, environ {speed} tokens/s pour "
+        f"{fastest.model} en {fastest.precision}, une requête à la fois.",
     )
     table = _speed_table(found, lang)
     notes = list(dict.fromkeys(n for r in found for n in (r.notes_fr if lang == "fr" else r.notes)))

@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
-from assistant.agent.offline.quantities import phrase_spans
+from assistant.agent.offline.quantities import HOURS_PER_DAY, phrase_spans
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.cloud_instances import instance_named
 from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
 from assistant.agent.offline.texts import bullet_list, hours, money, num, pick
 from assistant.language import Lang
+from assistant.tools.cost_base import DAYS_PER_MONTH
 from assistant.tools.spot import SpotComparison, SpotOption
 
 if TYPE_CHECKING:
@@ -173,6 +174,9 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
     """The option to take for the job, the assumptions it rests on, then each option's figures."""
     from assistant.agent.offline.entities import extract_entities
 
+    asked = extract_entities(question)
+    if _service(asked, question):
+        return _service_month(result, lang)
     verdicts = {
         "spot": "Spot",
         "spot_with_checkpoints": pick(
@@ -243,8 +247,53 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
     )
 
 
+def _service(ent: Entities, question: str) -> bool:
+    """Spot or on-demand for a machine that runs all the time ('monthly cost 24/7 for both?'),
+    not for a job of some length."""
+    return ent.always_on and not parse_durations(question) and not ent.work_hours
+
+
+def _service_month(result: SpotComparison, lang: Lang) -> str:
+    """A month of a machine that runs all the time at each rate, and what an interruption means
+    for a service (checkpoints save a job, not a service people are using)."""
+    cur, gpus = result.currency, result.gpu_count or 1
+    month = result.job_hours
+    spot, dedicated = result.spot, result.dedicated
+    if spot is None or dedicated is None:
+        return ""
+    spot_month, dedicated_month = spot.rate * month * gpus, dedicated.rate * month * gpus
+    saved = money(dedicated_month - spot_month, cur, lang)
+    head = pick(
+        lang,
+        f"**Running 24/7 for a month ({hours(month, lang)}): {money(spot_month, cur, lang)} on "
+        f"spot against {money(dedicated_month, cur, lang)} on demand** ({money(spot.rate, cur, lang)}/h "
+        f"and {money(dedicated.rate, cur, lang)}/h; {saved} less on spot if its capacity holds all "
+        "month).",
+        f"**En marche 24 h/24 pendant un mois ({hours(month, lang)}) : {money(spot_month, cur, lang)} "
+        f"en spot contre {money(dedicated_month, cur, lang)} à la demande** ({money(spot.rate, cur, lang)}/h "
+        f"et {money(dedicated.rate, cur, lang)}/h ; {saved} de moins en spot si sa capacité tient tout "
+        "le mois).",
+    )
+    rule = pick(
+        lang,
+        "For a service people use all day, spot is risky: the provider can take the machine back "
+        "at short notice (the provider's interruption notice is minutes or seconds), and "
+        "checkpoints save a batch job, not a live service. Keep the service on demand (or put an "
+        "on-demand fallback behind it) and use spot for batch work that can restart.",
+        "Pour un service utilisé toute la journée, le spot est risqué : le fournisseur peut "
+        "reprendre la machine avec un court préavis (quelques minutes ou secondes selon le "
+        "fournisseur), et les sauvegardes sauvent un traitement par lots, pas un service en "
+        "cours d'utilisation. Gardez le service à la demande (ou avec un repli à la demande) et "
+        "réservez le spot aux traitements qui peuvent reprendre.",
+    )
+    return "\n\n".join(
+        p for p in (head, rule, assumptions_line(result.assumptions, result.usd_per_eur, lang)) if p
+    )
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call with the rates, job length and checkpoint interval named, else the defaults."""
+    """One call with the rates, job length and checkpoint interval named, else the defaults; a
+    machine that runs all the time is priced for a month."""
     given = spot_rates(ent, reading.text)
     fallback = defaults().spot
     spot, dedicated = given or (fallback.spot_rate, fallback.dedicated_rate)
@@ -257,12 +306,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     # instance's: its GPUs are not counted again.
     per_gpu = given and instance_named(reading.text) is None
     return [
-        {"job_hours": job or fallback.job_hours, "spot_rate": spot, "dedicated_rate": dedicated,
+        {"job_hours": job or (MONTH_HOURS if _service(ent, reading.text) else fallback.job_hours),
+         "spot_rate": spot, "dedicated_rate": dedicated,
          "checkpoint_interval_h": checkpoint, "currency": currency,
          "gpu_count": ent.gpu_count if per_gpu else None,
          "interruptions_per_hour": _interruption_rate(reading.text, checkpoint or job),
          "deadline": bool(phrase_spans("deadline", reading.text))}
     ]  # fmt: skip
+
+
+MONTH_HOURS = HOURS_PER_DAY * DAYS_PER_MONTH  # a month of a machine that never stops
 
 
 def _interruption_rate(text: str, piece_hours: float | None) -> float | None:

@@ -199,3 +199,19 @@ def test_an_entry_answered_for_one_maker_is_left_out_for_another_s_stack() -> No
     nvidia = read_turn(Conversation("torch.cuda.is_available() is False on my RTX 3060"))
     assert about_something_else(amd, "torch-cuda-not-available", generic)
     assert not about_something_else(nvidia, "torch-cuda-not-available", generic)
+
+
+@pytest.mark.parametrize(
+    ("question", "other"),
+    [
+        ("Sapphire Radeon RX 7700 XT 12GB — will this GPU be enough for the app?", True),
+        ("Can I use my RX 7900 XTX and an RTX 3060 together for one model?", False),
+        ("I have an RTX 3060 and an RX 6800 in the same PC, can llama.cpp use both?", False),
+        ("2x RX 7900 XTX for Llama 70B?", False),
+    ],
+)
+def test_a_multi_gpu_entry_needs_several_gpus_in_the_question(question: str, other: bool) -> None:
+    reading = read_turn(Conversation(question))
+    assert about_something_else(reading, "multigpu-amd-plus-nvidia", settings().generic_topics) is (
+        other
+    )

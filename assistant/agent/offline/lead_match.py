@@ -150,7 +150,7 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
         makers = _asked_vendors(reading)
         if makers and maker not in makers:
             return True
-    if not _says_subject(reading.text, entry_id):
+    if not _says_subject(reading, entry_id):
         return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)
@@ -180,12 +180,23 @@ def _entry_makers() -> dict[str, str]:
     return {k: str(v) for k, v in _subjects_file().get("makers", {}).items()}
 
 
-def _says_subject(text: str, entry_id: str) -> bool:
-    """The text names one of the entry's subjects, or the entry has none."""
+SEVERAL_GPUS = "several_gpus"
+
+
+def _says_subject(reading: Reading, entry_id: str) -> bool:
+    """The question names one of the entry's subjects, or the entry has none. A question that
+    counts two or more cards, or names two cards that are not alternatives ('I have a 3090 and a
+    4090'), is about several GPUs whatever its words."""
     from assistant.agent.offline.concepts import concepts_in
 
     subjects = entry_subjects().get(entry_id)
-    return not subjects or bool(concepts_in(text) & set(subjects))
+    if not subjects:
+        return True
+    said = set(concepts_in(reading.text))
+    ent = reading.entities
+    if (ent.gpu_count or 0) >= 2 or (len(ent.gpus) >= 2 and not ent.options):
+        said.add(SEVERAL_GPUS)
+    return bool(said & set(subjects))
 
 
 def about_unasked_feature(reading: Reading, entry_id: str) -> bool:

@@ -376,3 +376,16 @@ def test_a_card_quoted_in_a_claim_does_not_replace_the_askers_and_does_not_win_u
     # the 4090 is faster on paper, but 43 GB of weights do not fit in its 24 GB
     assert text.startswith("**Generation: Jetson AGX Orin 64GB, about 4 tokens/s**"), text
     assert "the weights do not fit in GeForce RTX 4090" in text.split("\n\n")[0]
+
+
+def test_the_askers_own_card_is_not_the_card_to_rent() -> None:
+    question = (
+        "I only have a GeForce GTX 1660 Ti and training never progresses. What server (AWS, "
+        "Azure, etc) option do you recommend, and at what price?"
+    )
+    assert extract_entities(question).owned_gpus == ["GeForce GTX 1660 Ti"]
+    clouds = [a for n, a in _calls(question) if n == "cloud_instances"]
+    assert clouds and all("gpu" not in a for a in clouds)
+    # a card asked for is still the one to rent
+    rented = [a for n, a in _calls("Which AWS instance has an L4?") if n == "cloud_instances"]
+    assert rented and rented[0]["gpu"] == "L4"

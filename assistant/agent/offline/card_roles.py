@@ -263,6 +263,21 @@ def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
     return found
 
 
+def owned_cards(text: str, spans: list[CardSpan]) -> list[str]:
+    """The cards a message names as the asker's own ('I only have a GTX 1660 Ti', 'my 3080',
+    "j'ai une 4060"): an owner word before the name, in its sentence, with no requirement word
+    after it."""
+    found: list[str] = []
+    for span in spans:
+        before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
+        sentence = _SENTENCE_END.split(before)[-1]
+        owned = [m.end() for m in _owner_words().finditer(sentence)]
+        asked = [m.end() for m in _requirement_words().finditer(sentence)]
+        if owned and max(owned) > max(asked, default=-1) and span.name not in found:
+            found.append(span.name)
+    return found
+
+
 _SIZE = re.compile(rf"(?<![\w.,]){_MEMORY_SIZE}", re.I)
 
 

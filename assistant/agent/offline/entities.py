@@ -18,6 +18,7 @@ from assistant.agent.offline.card_roles import (
     card_counts,
     card_vendors,
     own_variants,
+    owned_cards,
     requirement_cards,
     requirement_memory,
 )
@@ -165,6 +166,10 @@ class Entities(BaseModel):
     repeats_per_year: float | None = Field(default=None, description="'4 such runs a year'")
     required_vram_gb: float | None = Field(
         default=None, description="Memory a project asks for: 'requires at least 16GB of VRAM'"
+    )
+    owned_gpus: list[str] = Field(
+        default_factory=list,
+        description="Cards the message names as the asker's own ('I only have a GTX 1660 Ti')",
     )
     required_cards: list[str] = Field(
         default_factory=list,
@@ -935,6 +940,7 @@ def extract_entities(text: str) -> Entities:
     ent.memory_claims = claims
     ent.options = are_options(text, card_spans)
     ent.required_cards = requirement_cards(text, card_spans)
+    ent.owned_gpus = owned_cards(text, card_spans)
     asked_memory = None if ent.required_cards else requirement_memory(text)
     ent.required_vram_gb = asked_memory[0] if asked_memory else None
     if ent.options:

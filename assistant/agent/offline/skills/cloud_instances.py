@@ -153,8 +153,8 @@ def render(result: CloudInstancesResult, question: str, lang: Lang) -> str:
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
-    """One call per instance named (those weighed side by side), else one for the model, card,
-    memory or provider named, or none without any."""
+    """One call per instance named (those weighed side by side), else one for the model, card
+    (not the asker's own), memory or provider named, or none without any."""
     text = reading.text
     args: dict[str, Any] = {"provider": _provider_named(text)}
     instances = instances_named(text)
@@ -169,8 +169,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             args["task"] = ent.method
         elif ent.method == "full":
             args["task"] = "full_finetune"
-    elif ent.gpus:
-        args["gpu"] = ent.gpus[0]
+    elif rented := [g for g in ent.gpus if g not in ent.owned_gpus]:
+        # 'I only have a GTX 1660 Ti … which server do you recommend?': not the card to rent
+        args["gpu"] = rented[0]
     elif ent.vram_gb:
         args["min_vram_gb"] = ent.vram_gb
     elif not args["provider"]:

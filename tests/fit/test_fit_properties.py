@@ -127,3 +127,18 @@ def test_more_cards_never_hold_less(model: str, precision: str, card: str, n: in
         assert more.multi_gpu is not None and fewer.multi_gpu is not None
         assert more.multi_gpu.total_vram_gb > fewer.multi_gpu.total_vram_gb
     assert RANK[more.verdict] >= RANK[fewer.verdict]
+
+
+def test_the_longest_context_grows_with_the_memory_and_stops_at_the_models_maximum() -> None:
+    from assistant.tools.fit.api import estimate_fit
+    from assistant.tools.fit.models import FitQuery
+
+    def longest(vram: float) -> int | None:
+        return estimate_fit(
+            FitQuery(model="Qwen2.5 32B", precision="q4_k_m", vram_gb=vram)
+        ).max_context_tokens
+
+    small, big, huge = longest(24), longest(32), longest(200)
+    assert small is not None and big is not None and 1000 < small < big
+    assert huge == 131072  # the table's maximum, not more
+    assert longest(16) is None  # the weights alone do not fit

@@ -389,3 +389,11 @@ def test_the_askers_own_card_is_not_the_card_to_rent() -> None:
     # a card asked for is still the one to rent
     rented = [a for n, a in _calls("Which AWS instance has an L4?") if n == "cloud_instances"]
     assert rented and rented[0]["gpu"] == "L4"
+
+
+def test_how_much_context_fits_is_answered_and_a_speed_without_card_gives_its_bound() -> None:
+    text = ask(
+        "Qwen2.5-32B in Q4_K_M with llama.cpp: how many tok/s and how much context fits in the 24GB?"
+    ).text
+    assert "tokens of context fit** — Qwen2.5 32B" in text
+    assert "Say which card" in text and "at 1,000 GB/s: about" in text

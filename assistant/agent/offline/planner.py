@@ -139,6 +139,14 @@ def _with_companions(reading: Reading) -> list[str]:
     if "llm_speed" in intents and "workload_fit" not in intents and not_a_language_model(ent):
         # No tokens/s for an image model: its memory fit is what can be answered, and comes first.
         intents.insert(intents.index("llm_speed"), "workload_fit")
+    elif (
+        "llm_speed" in intents
+        and "workload_fit" not in intents
+        and "context_room" in concepts
+        and (named_cards(ent) or ent.vram_gb)
+    ):
+        # 'how many tok/s and how much context fits in the 24GB?': the context is the fit's
+        intents.append("workload_fit")
     buying = "rent_vs_buy" in intents and not _names_renting(reading)
     if (
         ent.options

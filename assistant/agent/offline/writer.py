@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from assistant.agent.offline import error_messages, knowledge_lead
-from assistant.agent.offline.concepts import reports_failure
+from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.planner import (
     SEARCH_TOOL,
     ToolResult,
@@ -449,12 +449,19 @@ def _answered(result: ToolResult) -> bool:
     )
 
 
-def _without_unanswered(results: list[ToolResult]) -> list[ToolResult]:
+def _without_unanswered(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
     """Without a calculator's 'not in the data' or 'say which card' when another tool answers
     ('sell my 4070 Super for ~$450 and buy…': the options' comparison answers, not 'no used
-    price'; 'both cards in one box, 24 + 16 GB': the fit answers, not 'say which card')."""
+    price'; 'both cards in one box, 24 + 16 GB': the fit answers, not 'say which card'). A speed
+    asked for in so many words keeps its 'say which card', with the bound it gives ('how many
+    tok/s and how much context fits in the 24GB?')."""
     others = any(_answered(r) and r.name not in _NEEDS_INPUT | {SEARCH_TOOL} for r in results)
-    return [r for r in results if not (others and _missing_input(r))]
+    speed_asked = names_concept("speed", reading.text)
+    return [
+        r
+        for r in results
+        if not (others and _missing_input(r) and not (speed_asked and r.name == "llm_speed"))
+    ]
 
 
 def _missing_input(result: ToolResult) -> bool:
@@ -1061,7 +1068,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         parts.append(" ".join(unknown))
         results = [r for r in results if not _only_unknown_cards(r, reading)]
     results = [r for r in results if not _precision_confirmed(r, reading)]
-    results = _without_unanswered(results)
+    results = _without_unanswered(reading, results)
     results = _without_unasked_specs(reading, results)
     results = _without_unasked_picks(reading, results)
     lead = _lead_for(reading, retrieved, results)

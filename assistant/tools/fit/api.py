@@ -175,6 +175,7 @@ def _result(
         by_precision=rows,
         cards_needed=_cards_needed(setup, cards, rules),
         max_sequences=_max_sequences(psetup, capacity, spec, rules),
+        max_context_tokens=_max_context(psetup, capacity, spec, rules),
     )
 
 
@@ -219,6 +220,35 @@ def _max_sequences(
     if fits(high):
         return high
     while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low
+
+
+MIN_CONTEXT = 256  # below this no context is worth reporting
+DEFAULT_MAX_CONTEXT = 131072  # the bisection's top for a model whose table gives no maximum
+
+
+def _max_context(
+    setup: Setup, capacity: float | None, spec: ModelSpec | None, rules: MemoryRules
+) -> int | None:
+    """Inference: the longest context of one sequence (of `setup`'s batch) that fits, up to the
+    model's own maximum (bisection on the context; the KV cache and activations grow with it);
+    None when not even MIN_CONTEXT tokens fit, or for an image model."""
+    if capacity is None or setup.task != "inference" or (spec and spec.is_diffusion):
+        return None
+    top = (spec.max_context if spec and spec.max_context else None) or DEFAULT_MAX_CONTEXT
+
+    def fits(tokens: int) -> bool:
+        est = estimate(setup.with_(context_tokens=tokens), rules)
+        return verdict_gb(est.total_gb, est.complete, capacity, rules) == "fits"
+
+    if not fits(MIN_CONTEXT):
+        return None
+    if fits(top):
+        return top
+    low, high = MIN_CONTEXT, top
+    while high - low > 64:
         mid = (low + high) // 2
         low, high = (mid, high) if fits(mid) else (low, mid)
     return low

@@ -300,6 +300,12 @@ class FitResult(BaseModel):
         "(each has its own KV cache and activations); None when not one fits or no card is named",
     )
 
+    max_context_tokens: int | None = Field(
+        default=None,
+        description="Inference: the longest context of one sequence that fits the card(s), up "
+        "to the model's maximum (to within 64 tokens); None when not one fits or no card is named",
+    )
+
     def summary(self) -> str:
         """The one-paragraph answer (`message`)."""
         return self.message

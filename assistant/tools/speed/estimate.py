@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from assistant.knowledge.gpus import GpuCard
@@ -73,6 +74,9 @@ class Plan:
     def read_gb(self) -> float:
         """The memory read per generated token, in GB: the weights and the KV cache."""
         return self.weights_gb + self.kv_gb
+
+
+REFERENCE_BANDWIDTH = 1000.0  # GB/s: the round figure a missing card's bound is shown at
 
 
 class Unresolved(Exception):
@@ -199,8 +203,12 @@ def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
     # bandwidth
     bandwidth = q.bandwidth_gbs or (card.bandwidth_gbs if card else None)
     if bandwidth is None:
+        read = active * bits / 8
         raise Unresolved(
-            "Say which card, or give bandwidth_gbs (the card's memory bandwidth in GB/s)."
+            f"Say which card, or give bandwidth_gbs: speed follows the card's memory bandwidth, "
+            f"which a memory size alone does not give. Each token reads about {read:.1f} GB of "
+            f"weights, so a card tops out near its bandwidth ÷ {read:.1f} GB tokens/s (at "
+            f"1,000 GB/s: about {REFERENCE_BANDWIDTH / read:.0f} tokens/s, less in practice)."
             if card is None
             else f"The catalog has no memory bandwidth for {card.name}; give bandwidth_gbs."
         )
@@ -455,6 +463,16 @@ def _fr_unresolved(message: str) -> str:
             f"{name} n'est pas un modèle de langage : cette estimation est la vitesse de génération "
             "d'un modèle de langage (tokens/s) seulement ; elle ne donne pas de temps par image ou "
             "par vidéo. workload_fit donne sa tenue en mémoire."
+        )
+    if message.startswith("Say which card, or give bandwidth_gbs:"):
+        found = re.findall(r"about ([\d.]+) GB of weights|about (\d+) tokens/s", message)
+        read, bound = found[0][0], found[1][1]
+        return (
+            "Dites quelle carte, ou donnez bandwidth_gbs : la vitesse suit la bande passante "
+            "mémoire de la carte, qu'une taille de mémoire seule ne donne pas. Chaque token lit "
+            f"environ {read.replace('.', ',')} Go de poids, donc une carte plafonne vers sa bande "
+            f"passante ÷ {read.replace('.', ',')} Go tokens/s (à 1 000 Go/s : environ {bound} "
+            "tokens/s, moins en pratique)."
         )
     if "not in the GPU catalog" in message:
         return "Carte absente du catalogue : donnez sa bande passante mémoire (bandwidth_gbs) pour l'estimer."

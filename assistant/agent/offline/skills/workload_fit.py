@@ -455,6 +455,41 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
     )
 
 
+def _context_head(result: FitResult, question: str, lang: Lang) -> str | None:
+    """'About 7,200 tokens of context fit': the headline when the question asks how much context
+    the card holds (the fit tool's longest context for one sequence)."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    n = result.max_context_tokens
+    if not n or "context_room" not in concepts_in(question) or result.query.batch_size > 1:
+        return None
+    cards, where = _sharded_over(result, lang)
+    kv = next((line.gb for line in result.breakdown if line.item == "kv_cache"), None)
+    per_1k = kv * cards / (result.context_tokens or 1) * 1000 if kv else None
+    each = (
+        pick(
+            lang,
+            f" the KV cache takes about {gb(per_1k, lang)} per 1,000 tokens after the weights",
+            f" le cache KV prend environ {gb(per_1k, lang)} par tranche de 1 000 tokens après les "
+            "poids",
+        )
+        if per_1k
+        else ""
+    )
+    tokens = num(n // 100 * 100 if n >= 1000 else n, lang, 0)  # the bisection's own ±64 aside
+    return pick(
+        lang,
+        f"**About {tokens} tokens of context fit** — {_model_label(result, lang)} "
+        f"({_task_name(result, lang)}, {result.precision}) on {where}, one sequence at a time:"
+        f"{each}. A KV cache in 8-bit (llama.cpp's `--cache-type-k q8_0 --cache-type-v q8_0`, "
+        "vLLM's `--kv-cache-dtype fp8`) holds about twice as many.",
+        f"**Environ {tokens} tokens de contexte tiennent** — {_model_label(result, lang)} "
+        f"({_task_name(result, lang)}, {result.precision}) sur {where}, une séquence à la fois :"
+        f"{each}. Un cache KV en 8 bits (`--cache-type-k q8_0 --cache-type-v q8_0` de llama.cpp, "
+        "`--kv-cache-dtype fp8` de vLLM) en contient environ deux fois plus.",
+    )
+
+
 def _users_head(result: FitResult, lang: Lang) -> str | None:
     """'The model fits, but not 32 sequences of 131,072 tokens at once: about 8 do': the headline
     when the users or sequences asked for do not fit together but fewer do."""
@@ -512,6 +547,7 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     lines = [
         (
             _concurrency_head(result, question, lang)
+            or _context_head(result, question, lang)
             or _users_head(result, lang)
             or _count_head(result, question, lang)
             or _precision_head(result, question, lang)

@@ -215,3 +215,16 @@ def test_a_multi_gpu_entry_needs_several_gpus_in_the_question(question: str, oth
     assert about_something_else(reading, "multigpu-amd-plus-nvidia", settings().generic_topics) is (
         other
     )
+
+
+def test_a_desktop_entry_is_left_out_for_a_jetson() -> None:
+    generic = settings().generic_topics
+    orin = read_turn(
+        Conversation("pip install torch on the orin: torch.cuda.is_available() = False")
+    )
+    desktop = read_turn(
+        Conversation("pip install torch on my PC: torch.cuda.is_available() = False")
+    )
+    assert about_something_else(orin, "torch-cuda-not-available", generic)
+    assert not about_something_else(desktop, "torch-cuda-not-available", generic)
+    assert not about_something_else(orin, "jetson-pytorch-install", generic)

@@ -175,6 +175,12 @@ def entry_subjects() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in _subjects_file()["subjects"].items()}
 
 
+def _entry_exclusions() -> dict[str, tuple[str, ...]]:
+    """entry id → concepts that make a question another platform's (a Jetson's, for the desktop
+    fixes)."""
+    return {k: tuple(v) for k, v in _subjects_file().get("excluded_by", {}).items()}
+
+
 def _entry_makers() -> dict[str, str]:
     """entry id → the maker its answer is about though its title names none."""
     return {k: str(v) for k, v in _subjects_file().get("makers", {}).items()}
@@ -184,15 +190,18 @@ SEVERAL_GPUS = "several_gpus"
 
 
 def _says_subject(reading: Reading, entry_id: str) -> bool:
-    """The question names one of the entry's subjects, or the entry has none. A question that
+    """The question names one of the entry's subjects, or the entry has none, and none of the
+    concepts that exclude it (entry_subjects.toml [excluded_by]). A question that
     counts two or more cards, or names two cards that are not alternatives ('I have a 3090 and a
     4090'), is about several GPUs whatever its words."""
     from assistant.agent.offline.concepts import concepts_in
 
+    said = set(concepts_in(reading.text))
+    if said & set(_entry_exclusions().get(entry_id, ())):
+        return False  # 'on the orin': the desktop answer is another platform's
     subjects = entry_subjects().get(entry_id)
     if not subjects:
         return True
-    said = set(concepts_in(reading.text))
     ent = reading.entities
     if (ent.gpu_count or 0) >= 2 or (len(ent.gpus) >= 2 and not ent.options):
         said.add(SEVERAL_GPUS)

@@ -103,3 +103,14 @@ def test_the_draw_settled_on_is_priced_first() -> None:
     )
     watts = [c.arguments.get("power_w") for c in answer.tool_calls if c.name == "power_cost"]
     assert watts[:1] == [900.0], watts
+
+
+def test_a_machines_draw_times_the_machines_counted() -> None:
+    from assistant import ask
+
+    text = ask(
+        "the mini pulls maybe 70W when busy, if I run two minis 8h a day at NT$4.5/kWh, how much "
+        "per month?"
+    ).text
+    assert text.startswith("**2 machines at 70 W each (140 W in all) for 8 h a day"), text
+    assert "NT$151 a month" in text.split("\n\n")[0]

@@ -483,7 +483,8 @@ def read_pue(text: str) -> float | None:
 def _machines_pattern() -> re.Pattern[str]:
     nouns = (
         r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes|pcs|"
-        r"computers|workstations|stations|desktops|ordinateurs|postes"
+        r"computers|workstations|stations|desktops|ordinateurs|postes|macs|minis?|mac minis|"
+        r"laptops|portables|jetsons"
     )
     return re.compile(
         rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"

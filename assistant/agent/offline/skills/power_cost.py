@@ -532,8 +532,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         count = ent.gpu_count if card is None else (whole if checked else ent).count_of(card)
         if count and whole.machines and whole.counts_per_machine:
             count *= whole.machines  # '4 servers of 8x H100': 32 cards
-        elif not count and whole.machines and not whole.servers and card is not None:
-            count = whole.machines  # '20 lab PCs with an RTX 4060': one card in each
+        elif not count and whole.machines and not whole.servers:
+            # '20 lab PCs with an RTX 4060': one card in each; 'the mini pulls 70 W … two
+            # minis': the draw named is each machine's
+            count = whole.machines
         calls.append({
             "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
             "idle_w": ent.idle_w if alone else None,

@@ -397,3 +397,15 @@ def test_how_much_context_fits_is_answered_and_a_speed_without_card_gives_its_bo
     ).text
     assert "tokens of context fit** — Qwen2.5 32B" in text
     assert "Say which card" in text and "at 1,000 GB/s: about" in text
+
+
+def test_two_cards_to_buy_with_no_rental_are_compared_beside_an_entry() -> None:
+    question = (
+        "Je peux acheter soit une RTX 3060 12 Go d'occasion soit une RTX 5060 Ti 16 Go neuve. "
+        "Laquelle prendre, et est-ce que je peux garder la 1080 Ti à côté dans le même "
+        "environnement Python ?"
+    )
+    names = [n for n, _ in _calls(question)]
+    assert "gpu_compare" in names and "rent_vs_buy" not in names
+    text = ask(question).text
+    assert "| GeForce RTX 3060 12GB | GeForce RTX 5060 Ti 16GB |" in text

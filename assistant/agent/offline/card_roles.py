@@ -140,16 +140,22 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
     distinct = {s.name for s in ordered}
     if len(distinct) >= 2:
         words = role_words()
-        pick = re.compile(rf"(?<![\w']){'(?:' + _words(words.pick_one) + ')'}(?![\w'])")
         among = re.compile(rf"(?<![\w'])(?:{_words(words.pick_among)})(?![\w'])")
         # the pick word right before the first card ('cheapest of', 'entre'), within its sentence
         # (a period inside a name, 'g4dn.xlarge', ends none)
         lead = re.split(r"[.!?](?:\s|$)", fold(text[: ordered[0].start]))[-1][-PICK_AMONG_SPAN:]
-        return bool(pick.search(fold(text[ordered[-1].end :])) or among.search(lead))
+        return asks_to_pick(text[ordered[-1].end :]) or bool(among.search(lead))
     return False
 
 
 PICK_AMONG_SPAN = 60  # how far before the first card a 'cheapest of' may sit
+
+
+def asks_to_pick(text: str) -> bool:
+    """The message asks to pick one of the cards it names ('laquelle prendre ?', 'which one
+    should I get?')."""
+    pick = re.compile(rf"(?<![\w']){'(?:' + _words(role_words().pick_one) + ')'}(?![\w'])")
+    return bool(pick.search(fold(text)))
 
 
 def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> dict[str, int]:

@@ -234,15 +234,19 @@ def is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
     return topic in generic and payload.get("verdict") != "no"
 
 
-def bearing_results(results: list[ToolResult], text: str, figures: bool = True) -> list[ToolResult]:
+def bearing_results(
+    results: list[ToolResult], text: str, figures: bool = True, choosing: bool = False
+) -> list[ToolResult]:
     """The tool results a knowledge-led answer keeps after the entry's answer: a calculator's
-    only when the question gave it `figures` (a rate, a budget, hours...)."""
+    only when the question gave it `figures` (a rate, a budget, hours...); the cards' comparison
+    when the question asks to pick one of them (`choosing`: 'laquelle prendre ?')."""
     conf = settings()
     specs = bool(conf.asks_specs.search(text))
     buying = bool(conf.asks_recommendation.search(text))
     kept = []
     for result in results:
-        if result.name in conf.spec_tools and not specs:
+        picked = choosing and result.name == "gpu_compare"
+        if result.name in conf.spec_tools and not specs and not picked:
             continue
         if result.name in conf.recommend_tools and not buying:
             continue

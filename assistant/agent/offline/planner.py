@@ -178,6 +178,11 @@ def _with_companions(reading: Reading) -> list[str]:
         if "gpu_compare" in intents:
             intents.remove("gpu_compare")
         intents.insert(0, "gpu_compare")
+    elif ent.options and buying and len(named_cards(ent)) >= 2 and not CARD_CHOICE & set(intents):
+        # 'soit une RTX 3060 d'occasion soit une RTX 5060 Ti neuve, laquelle prendre ?': two cards
+        # to buy and no rental to weigh against, their figures side by side
+        intents.remove("rent_vs_buy")
+        intents.insert(0, "gpu_compare")
     if "rent_cost" in intents and ent.fuel_l_per_h and not ent.hourly_rates:
         # 'on the generator, what does it cost per hour?': the fuel's hour, not a rental's
         intents.remove("rent_cost")

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from assistant.agent.offline import error_messages, knowledge_lead
+from assistant.agent.offline.card_roles import asks_to_pick
 from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.planner import (
     SEARCH_TOOL,
@@ -1074,7 +1075,10 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
         results = knowledge_lead.bearing_results(
-            results, reading.text, figures=reading.entities.has_figures()
+            results,
+            reading.text,
+            figures=reading.entities.has_figures(),
+            choosing=reading.entities.options and asks_to_pick(reading.text),
         )
     else:
         entry_first = _entry_first(reading, results, passages)

@@ -146,6 +146,12 @@ def test_entry_subjects_name_real_entries_and_concepts() -> None:
         ("Quelle alimentation pour une RTX 4070 ?", "psu-required-system-power-by-card", False),
         ("Why is my RTX 4090 slower than my friend's RTX 4070?", "laptop-gpu-tgp", True),
         ("Two RTX 4070 laptops differ in speed, why?", "laptop-gpu-tgp", False),
+        ("CUDA out of memory on my 3070 when training GO-SLAM", "dataloader-docker-shm", True),
+        (
+            "DataLoader bus error inside Docker, insufficient shared memory",
+            "dataloader-docker-shm",
+            False,
+        ),
     ],
 )
 def test_an_entry_about_a_narrow_subject_needs_the_subject_named(

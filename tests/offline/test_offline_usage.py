@@ -261,3 +261,17 @@ def test_nightly_in_another_sentence_is_no_daily_rate() -> None:
 def test_trading_days_a_month_and_stations_holding_the_cards() -> None:
     ent = extract_entities("4 stations avec RTX 4090, 10 h par nuit, 22 trading days/mo")
     assert ent.machines == 4 and ent.days_per_month == 22.0 and ent.hours_per_day == 10.0
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("Lequel pour servir 30 personnes ?", 30),
+        ("a box to serve 12 people with Llama 3.3 70B", 12),
+        ("we have 30 users in the company", None),
+    ],
+)
+def test_users_a_server_serves_are_served_together(text: str, users: int | None) -> None:
+    from assistant.agent.offline.usage import concurrent_requests
+
+    assert concurrent_requests(text) == users

@@ -217,14 +217,22 @@ def _concurrent_pattern() -> re.Pattern[str]:
 
 def concurrent_requests(text: str) -> int | None:
     """How many requests are served at once ('50 concurrent users', '20 requêtes simultanées',
-    '10 users at the same time'), or None; a bare '50 users' is no count of simultaneous ones,
+    '10 users at the same time', 'to serve 30 people'), or None; a bare '50 users' is no count
+    of simultaneous ones,
     except in a question about the KV cache or a context length, which every user being served
     holds."""
     each_holds = _KV_CACHE.search(text) is not None or _CONTEXT.search(text) is not None
     for m in _concurrent_pattern().finditer(text):
-        if m.group("before") or m.group("after") or each_holds:
+        if m.group("before") or m.group("after") or each_holds or _served(text[: m.start()]):
             return int(m.group("n"))
     return None
+
+
+def _served(before: str) -> bool:
+    """A server's verb right before the count: 'to serve 30 people', 'pour servir 30 personnes'."""
+    verbs = alternation(tables()["concurrent"]["serving"])
+    pattern = rf"(?<![\w])(?:{verbs})\s+(?:about|around|~|environ|près de|quelque)?\s*$"
+    return re.search(pattern, before, re.IGNORECASE) is not None
 
 
 _KV_CACHE = re.compile(r"\bkv[\s-]?cache\b", re.IGNORECASE)

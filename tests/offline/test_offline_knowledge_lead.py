@@ -232,3 +232,18 @@ def test_an_entry_written_for_any_card_gets_the_named_cards_targets() -> None:
     )
     assert "For your GeForce RTX 3090: `sm_86`" in answer.text, answer.text
     assert "CUDA 11.1 or newer" in answer.text
+
+
+def test_the_nearest_question_is_never_about_a_feature_the_question_does_not_name() -> None:
+    from assistant.agent.offline import knowledge_lead
+    from assistant.agent.offline.lead_match import about_unasked_feature
+    from assistant.agent.offline.reading import Conversation, read_turn
+
+    reading = read_turn(
+        Conversation(
+            "No compatible GPU available RTX A4500 — Is it true the RTX A4500 is not supported? "
+            "It says there is no compatible GPU available to support your training."
+        )
+    )
+    near = knowledge_lead.nearest_entry(reading, [])
+    assert near is None or not about_unasked_feature(reading, near.entry.id)

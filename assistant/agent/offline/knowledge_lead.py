@@ -22,6 +22,7 @@ from assistant.agent.offline import error_messages, lead_model
 from assistant.agent.offline.concepts import concepts_in, reports_failure
 from assistant.agent.offline.lead_match import (
     about_something_else,
+    about_unasked_feature,
     entry_vectors,
     other_model_kind,
     other_task,
@@ -204,9 +205,17 @@ def nearest_entry(
     reading: Reading, retrieved: list[str | None], context: Context | None = None
 ) -> Lead | None:
     """The entry the lead model finds likeliest for this question though it is not sure enough to
-    lead with it (the candidates as `find_lead` sees them), or None."""
+    lead with it (the candidates as `find_lead` sees them, less those about a feature the
+    question never names: offered as the nearest question, an entry on FP8 for 'is the RTX A4500
+    supported?' answers another question), or None."""
     options = _options(reading, retrieved, context)
-    return None if options is None else _in_language(lead_model.nearest(options), reading.language)
+    if options is None:
+        return None
+    kept = tuple(c for c in options.candidates if not about_unasked_feature(reading, c.entry_id))
+    if not kept:
+        return None
+    nearest = lead_model.nearest(lead_model.Options(kept, options.question))
+    return _in_language(nearest, reading.language)
 
 
 def context_of(reading: Reading, results: list[ToolResult], weak: set[str]) -> Context:

@@ -779,14 +779,7 @@ def parse_pair_rates(text: str) -> list[PairRate]:
     '1 USD = 83 INR', '1 € = 1,08 $', 'N1,600 per dollar', 'dollar is ~48.5 EGP'."""
     out: list[PairRate] = []
     for m in _PER_BASE_RATE.finditer(text):
-        try:
-            quote = normalize_currency(m.group("cur_a") or m.group("cur_b"))
-            base = normalize_currency(re.sub(r"^us\s+", "", m.group("base"), flags=re.I))
-            value = _to_float(m.group("num_a") or m.group("num_b"), english_thousands=True)
-        except ValueError:
-            continue
-        if base != quote and value > 0:
-            out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
+        out += _named_base_rate(m)
     for m in _PAIR_RATE.finditer(text):
         try:
             base = normalize_currency((m.group("one_a") or m.group("one_b")).replace("US$", "$"))
@@ -797,17 +790,23 @@ def parse_pair_rates(text: str) -> list[PairRate]:
         if base != quote and value > 0:
             out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
     for m in _BASE_IS_RATE.finditer(text):
-        if any(p.start < m.end() and m.start() < p.end for p in out):
-            continue  # "1 USD = 83 INR" is read above
-        try:
-            quote = normalize_currency(m.group("cur_a") or m.group("cur_b"))
-            base = normalize_currency(re.sub(r"^us\s+", "", m.group("base"), flags=re.I))
-            value = _to_float(m.group("num_a") or m.group("num_b"), english_thousands=True)
-        except ValueError:
-            continue
-        if base != quote and value > 0:
-            out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
+        if not any(p.start < m.end() and m.start() < p.end for p in out):
+            out += _named_base_rate(m)  # "1 USD = 83 INR" is read above
     return out
+
+
+def _named_base_rate(m: re.Match[str]) -> list[PairRate]:
+    """The rate of a match naming its base currency by its word ('per dollar', 'dollar is'):
+    one PairRate, or none when a currency is unknown or the two are the same."""
+    try:
+        quote = normalize_currency(m.group("cur_a") or m.group("cur_b"))
+        base = normalize_currency(re.sub(r"^us\s+", "", m.group("base"), flags=re.I))
+        value = _to_float(m.group("num_a") or m.group("num_b"), english_thousands=True)
+    except ValueError:
+        return []
+    if base == quote or value <= 0:
+        return []
+    return [PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end())]
 
 
 def convert_stated(

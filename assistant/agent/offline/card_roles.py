@@ -256,30 +256,29 @@ def _owner_words() -> re.Pattern[str]:
 
 def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
     """The cards a message names as what a project asks for ('the requirements could use a
-    3070', 'tested on an A100'), in order: a requirement word before the name, in its sentence."""
-    found: list[str] = []
-    for span in spans:
-        before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
-        sentence = _SENTENCE_END.split(before)[-1]
-        asked = [m.end() for m in _requirement_words().finditer(sentence)]
-        owned = [m.end() for m in _owner_words().finditer(sentence)]
-        # 'minimum RTX 3090 required, I have a 4070': the asker's card after their own words
-        if asked and max(asked) > max(owned, default=-1) and span.name not in found:
-            found.append(span.name)
-    return found
+    3070', 'tested on an A100'), in order: a requirement word before the name, in its sentence
+    ('minimum RTX 3090 required, I have a 4070': the asker's card comes after their own words)."""
+    return _cards_after(text, spans, _requirement_words(), _owner_words())
 
 
 def owned_cards(text: str, spans: list[CardSpan]) -> list[str]:
     """The cards a message names as the asker's own ('I only have a GTX 1660 Ti', 'my 3080',
     "j'ai une 4060"): an owner word before the name, in its sentence, with no requirement word
     after it."""
+    return _cards_after(text, spans, _owner_words(), _requirement_words())
+
+
+def _cards_after(
+    text: str, spans: list[CardSpan], role: re.Pattern[str], other: re.Pattern[str]
+) -> list[str]:
+    """The cards whose sentence, before the name, says a `role` word after any `other` word."""
     found: list[str] = []
     for span in spans:
         before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
         sentence = _SENTENCE_END.split(before)[-1]
-        owned = [m.end() for m in _owner_words().finditer(sentence)]
-        asked = [m.end() for m in _requirement_words().finditer(sentence)]
-        if owned and max(owned) > max(asked, default=-1) and span.name not in found:
+        said = [m.end() for m in role.finditer(sentence)]
+        against = [m.end() for m in other.finditer(sentence)]
+        if said and max(said) > max(against, default=-1) and span.name not in found:
             found.append(span.name)
     return found
 

@@ -135,10 +135,13 @@ def test_the_longest_context_grows_with_the_memory_and_stops_at_the_models_maxim
 
     def longest(vram: float) -> int | None:
         return estimate_fit(
-            FitQuery(model="Qwen2.5 32B", precision="q4_k_m", vram_gb=vram)
+            FitQuery(model="Qwen2.5 32B", precision="q4_k_m", vram_gb=vram, longest_context=True)
         ).max_context_tokens
 
     small, big, huge = longest(24), longest(32), longest(200)
     assert small is not None and big is not None and 1000 < small < big
     assert huge == 131072  # the table's maximum, not more
     assert longest(16) is None  # the weights alone do not fit
+    # only computed when asked: a plain fit check does not pay for the bisection
+    plain = estimate_fit(FitQuery(model="Qwen2.5 32B", precision="q4_k_m", vram_gb=24))
+    assert plain.max_context_tokens is None

@@ -154,8 +154,12 @@ PICK_AMONG_SPAN = 60  # how far before the first card a 'cheapest of' may sit
 def asks_to_pick(text: str) -> bool:
     """The message asks to pick one of the cards it names ('laquelle prendre ?', 'which one
     should I get?')."""
-    pick = re.compile(rf"(?<![\w']){'(?:' + _words(role_words().pick_one) + ')'}(?![\w'])")
-    return bool(pick.search(fold(text)))
+    return bool(_pick_words().search(fold(text)))
+
+
+@lru_cache(maxsize=1)
+def _pick_words() -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w']){'(?:' + _words(role_words().pick_one) + ')'}(?![\w'])")
 
 
 def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> dict[str, int]:

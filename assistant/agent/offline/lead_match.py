@@ -169,18 +169,21 @@ def _subjects_file() -> dict[str, dict[str, Any]]:
     return tomllib.loads(text)
 
 
+@lru_cache(maxsize=1)
 def entry_subjects() -> dict[str, tuple[str, ...]]:
     """entry id → the subjects (concepts) one of which a question must name for that entry to be
     its question (entry_subjects.toml)."""
     return {k: tuple(v) for k, v in _subjects_file()["subjects"].items()}
 
 
+@lru_cache(maxsize=1)
 def _entry_exclusions() -> dict[str, tuple[str, ...]]:
     """entry id → concepts that make a question another platform's (a Jetson's, for the desktop
     fixes)."""
     return {k: tuple(v) for k, v in _subjects_file().get("excluded_by", {}).items()}
 
 
+@lru_cache(maxsize=1)
 def _entry_makers() -> dict[str, str]:
     """entry id → the maker its answer is about though its title names none."""
     return {k: str(v) for k, v in _subjects_file().get("makers", {}).items()}

@@ -230,9 +230,15 @@ def concurrent_requests(text: str) -> int | None:
 
 def _served(before: str) -> bool:
     """A server's verb right before the count: 'to serve 30 people', 'pour servir 30 personnes'."""
+    return _serving_pattern().search(before) is not None
+
+
+@lru_cache(maxsize=1)
+def _serving_pattern() -> re.Pattern[str]:
     verbs = alternation(tables()["concurrent"]["serving"])
-    pattern = rf"(?<![\w])(?:{verbs})\s+(?:about|around|~|environ|près de|quelque)?\s*$"
-    return re.search(pattern, before, re.IGNORECASE) is not None
+    return re.compile(
+        rf"(?<![\w])(?:{verbs})\s+(?:about|around|~|environ|près de|quelque)?\s*$", re.IGNORECASE
+    )
 
 
 _KV_CACHE = re.compile(r"\bkv[\s-]?cache\b", re.IGNORECASE)

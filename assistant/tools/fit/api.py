@@ -5,6 +5,8 @@ stated, the formula, the nearest measured figure, and what would make it fit."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from assistant.knowledge.models import MemoryRules, ModelSpec, load_memory_rules
 from assistant.tools.fit import text
 from assistant.tools.fit.cards import CardSet, resolve_cards
@@ -175,7 +177,9 @@ def _result(
         by_precision=rows,
         cards_needed=_cards_needed(setup, cards, rules),
         max_sequences=_max_sequences(psetup, capacity, spec, rules),
-        max_context_tokens=_max_context(psetup, capacity, spec, rules),
+        max_context_tokens=(
+            _max_context(psetup, capacity, spec, rules) if query.longest_context else None
+        ),
     )
 
 
@@ -214,12 +218,17 @@ def _max_sequences(
         est = estimate(setup.with_(batch_size=batch), rules)
         return verdict_gb(est.total_gb, est.complete, capacity, rules) == "fits"
 
-    if not fits(1):
+    return _largest(fits, 1, MAX_SEQUENCES)
+
+
+def _largest(fits: Callable[[int], bool], low: int, high: int, step: int = 1) -> int | None:
+    """The largest value in [low, high] for which `fits` holds (to within `step`, by bisection;
+    `fits` must hold for every value below one that fits), None when not even `low` fits."""
+    if not fits(low):
         return None
-    low, high = 1, MAX_SEQUENCES
     if fits(high):
         return high
-    while high - low > 1:
+    while high - low > step:
         mid = (low + high) // 2
         low, high = (mid, high) if fits(mid) else (low, mid)
     return low
@@ -227,6 +236,7 @@ def _max_sequences(
 
 MIN_CONTEXT = 256  # below this no context is worth reporting
 DEFAULT_MAX_CONTEXT = 131072  # the bisection's top for a model whose table gives no maximum
+CONTEXT_STEP = 64  # the longest context is found to within this many tokens
 
 
 def _max_context(
@@ -243,15 +253,7 @@ def _max_context(
         est = estimate(setup.with_(context_tokens=tokens), rules)
         return verdict_gb(est.total_gb, est.complete, capacity, rules) == "fits"
 
-    if not fits(MIN_CONTEXT):
-        return None
-    if fits(top):
-        return top
-    low, high = MIN_CONTEXT, top
-    while high - low > 64:
-        mid = (low + high) // 2
-        low, high = (mid, high) if fits(mid) else (low, mid)
-    return low
+    return _largest(fits, MIN_CONTEXT, top, CONTEXT_STEP)
 
 
 def fits_in(vram_gb: float, query: FitQuery) -> bool:

@@ -84,6 +84,11 @@ class FitQuery(NullsMeanDefaults):
         le=100_000,
         description="Concurrent sequences (LLM) or images per batch (diffusion)",
     )
+    longest_context: bool = Field(
+        default=False,
+        description="Inference: also find the longest context of one sequence that fits the "
+        "card(s) (max_context_tokens in the result)",
+    )
     kv_precision: str | None = Field(
         default=None,
         max_length=40,
@@ -302,8 +307,9 @@ class FitResult(BaseModel):
 
     max_context_tokens: int | None = Field(
         default=None,
-        description="Inference: the longest context of one sequence that fits the card(s), up "
-        "to the model's maximum (to within 64 tokens); None when not one fits or no card is named",
+        description="Inference, when the query asks for it (longest_context): the longest context "
+        "of one sequence that fits the card(s), up to the model's maximum (to within 64 tokens); "
+        "None when not one fits or no card is named",
     )
 
     def summary(self) -> str:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from assistant.knowledge.gpus import GpuCard
@@ -83,11 +82,16 @@ class Unresolved(Exception):
     """The question cannot be estimated; the message says what is missing."""
 
     def __init__(
-        self, message: str, suggestions: list[str] | None = None, model_kind: str | None = None
+        self,
+        message: str,
+        suggestions: list[str] | None = None,
+        model_kind: str | None = None,
+        fr: str | None = None,
     ) -> None:
         super().__init__(message)
         self.suggestions = suggestions or []
         self.model_kind = model_kind
+        self.fr = fr  # the message in French, when the raiser writes it (else translated)
 
 
 def _card(q: SpeedQuery) -> GpuCard | None:
@@ -202,15 +206,24 @@ def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
         )
     # bandwidth
     bandwidth = q.bandwidth_gbs or (card.bandwidth_gbs if card else None)
+    if bandwidth is None and card is not None:
+        raise Unresolved(
+            f"The catalog has no memory bandwidth for {card.name}; give bandwidth_gbs."
+        )
     if bandwidth is None:
         read = active * bits / 8
+        bound = REFERENCE_BANDWIDTH / read
+        read_fr = f"{read:.1f}".replace(".", ",")
         raise Unresolved(
             f"Say which card, or give bandwidth_gbs: speed follows the card's memory bandwidth, "
             f"which a memory size alone does not give. Each token reads about {read:.1f} GB of "
             f"weights, so a card tops out near its bandwidth ÷ {read:.1f} GB tokens/s (at "
-            f"1,000 GB/s: about {REFERENCE_BANDWIDTH / read:.0f} tokens/s, less in practice)."
-            if card is None
-            else f"The catalog has no memory bandwidth for {card.name}; give bandwidth_gbs."
+            f"1,000 GB/s: about {bound:.0f} tokens/s, less in practice).",
+            fr="Dites quelle carte, ou donnez bandwidth_gbs : la vitesse suit la bande passante "
+            "mémoire de la carte, qu'une taille de mémoire seule ne donne pas. Chaque token lit "
+            f"environ {read_fr} Go de poids, donc une carte plafonne vers sa bande passante ÷ "
+            f"{read_fr} Go tokens/s (à 1 000 Go/s : environ {bound:.0f} tokens/s, moins en "
+            "pratique).",
         )
     # model shape
     layers_known = bool(spec and spec.num_layers)
@@ -280,7 +293,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         return SpeedEstimate(
             found=False, message=str(exc), suggestions=exc.suggestions, gpu=q.gpu, model=q.model,
             model_kind=exc.model_kind,
-            formula=FORMULA, formula_fr=FORMULA_FR, summary=str(exc), summary_fr=_fr_unresolved(str(exc)),
+            formula=FORMULA, formula_fr=FORMULA_FR, summary=str(exc), summary_fr=exc.fr or _fr_unresolved(str(exc)),
         )  # fmt: skip
     f = p.fitted
     n = q.gpu_count
@@ -463,16 +476,6 @@ def _fr_unresolved(message: str) -> str:
             f"{name} n'est pas un modèle de langage : cette estimation est la vitesse de génération "
             "d'un modèle de langage (tokens/s) seulement ; elle ne donne pas de temps par image ou "
             "par vidéo. workload_fit donne sa tenue en mémoire."
-        )
-    if message.startswith("Say which card, or give bandwidth_gbs:"):
-        found = re.findall(r"about ([\d.]+) GB of weights|about (\d+) tokens/s", message)
-        read, bound = found[0][0], found[1][1]
-        return (
-            "Dites quelle carte, ou donnez bandwidth_gbs : la vitesse suit la bande passante "
-            "mémoire de la carte, qu'une taille de mémoire seule ne donne pas. Chaque token lit "
-            f"environ {read.replace('.', ',')} Go de poids, donc une carte plafonne vers sa bande "
-            f"passante ÷ {read.replace('.', ',')} Go tokens/s (à 1 000 Go/s : environ {bound} "
-            "tokens/s, moins en pratique)."
         )
     if "not in the GPU catalog" in message:
         return "Carte absente du catalogue : donnez sa bande passante mémoire (bandwidth_gbs) pour l'estimer."

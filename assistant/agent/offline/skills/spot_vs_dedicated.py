@@ -214,7 +214,7 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
             f" (The job length was not given: {job} assumed.)",
             f" (Durée non précisée : {job} supposées.)",
         )
-    given_rates = spot_rates(extract_entities(question), question)
+    given_rates = spot_rates(asked, question)
     if given_rates is not None:
         # With a deadline the choice leads; otherwise what spot saves does.
         parts = (head, _saving(result, lang)) if result.deadline else (_saving(result, lang), head)

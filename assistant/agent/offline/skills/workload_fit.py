@@ -457,11 +457,10 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
 
 def _context_head(result: FitResult, question: str, lang: Lang) -> str | None:
     """'About 7,200 tokens of context fit': the headline when the question asks how much context
-    the card holds (the fit tool's longest context for one sequence)."""
-    from assistant.agent.offline.concepts import concepts_in
-
+    the card holds (the fit tool's longest context for one sequence, which the builder asks for
+    only then)."""
     n = result.max_context_tokens
-    if not n or "context_room" not in concepts_in(question) or result.query.batch_size > 1:
+    if not n or result.query.batch_size > 1:
         return None
     cards, where = _sharded_over(result, lang)
     kv = next((line.gb for line in result.breakdown if line.item == "kv_cache"), None)
@@ -757,6 +756,8 @@ def _asked_apart(reading: Reading, cards: list[str]) -> bool:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """The fit checks of the model on the cards or memory named, or none without a model."""
+    from assistant.agent.offline.concepts import concepts_in
+
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
     )
@@ -787,6 +788,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,
         "precision": ent.precision, "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
         "num_gpus": ent.gpu_count, "in_use_gb": ent.memory_in_use_gb,
+        # 'how much context fits in the 24GB?': the tool's longest context, only when asked
+        "longest_context": "context_room" in concepts_in(reading.text),
     }  # fmt: skip
     if weighed:
         # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each

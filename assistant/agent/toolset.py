@@ -58,6 +58,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ToolSpec("cloud_instances", "assistant.tools.cloud", "cloud_instances"),
     ToolSpec("notebook_tiers", "assistant.tools.cloud", "notebook_tiers"),
     ToolSpec("software_support", "assistant.tools.software", "software_support"),
+    ToolSpec("card_readiness", "assistant.tools.readiness", "card_readiness"),
     ToolSpec("explain", "assistant.tools.explain", "explain"),
     ToolSpec("probe_gpus", "assistant.tools.probe", "probe_local_gpus"),
     ToolSpec("search_corpus", "assistant.agent.corpus_tool", "search_corpus"),

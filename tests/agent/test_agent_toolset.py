@@ -30,6 +30,7 @@ EXPECTED_NAMES = (
     "cloud_instances",
     "notebook_tiers",
     "software_support",
+    "card_readiness",
     "explain",
     "probe_gpus",
     "search_corpus",

@@ -74,6 +74,7 @@ NEW_WORDING = [
     ("Budget to fine-tune a 3B model with LoRA on 400M tokens using rented A100s?", "job_cost"),
     ("Which GCP VM type comes with L4 GPUs?", "cloud_instances"),
     ("Does Colab Pro give longer sessions than the free plan?", "notebook_tiers"),
+    ("Would this program work at all on my Quadro M4000?", "card_readiness"),
     ("Recommend me a graphics card under 600 euros for Stable Diffusion", "recommend_gpus"),
     ("Can you tell which NVIDIA GPU this laptop of mine has?", "probe_gpus"),
     ("Is my Titan X Pascal still covered by the CUDA 13.0 toolkit?", "software_support"),

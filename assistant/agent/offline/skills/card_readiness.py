@@ -1,0 +1,129 @@
+"""A program whose needs are not given: "is it possible to run this on my GTX 1060 6gb?", "would
+the app run on an 8 GB M1?", "ça tournera sur ma RX 6600 ?". Nobody can say yes or no without the
+program's requirements, so the answer says so first and gives the card's side of it: memory and the
+largest models that fit, the PyTorch builds that run on it, its half precisions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.texts import num, pick
+from assistant.language import Lang
+from assistant.tools.readiness import LargestModel, Readiness
+
+if TYPE_CHECKING:
+    from assistant.agent.offline.entities import Entities
+    from assistant.agent.offline.reading import Reading
+
+
+def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """One card, and the memory it is sold with; none when the question names what is to run (a
+    model, a program, a feature or a guide part: another skill checks it) or several cards."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.tools.software import names_software
+
+    text = reading.text
+    if len(ent.gpus) != 1 or ent.models or ent.model_size_b or ent.parts or ent.topics:
+        return []
+    if names_software(text) or "unnamed_program" not in concepts_in(text):
+        return []
+    args: dict[str, Any] = {"gpu": ent.gpus[0]}
+    if sold := ent.memory_of(ent.gpus[0]):
+        args["vram_gb"] = sold
+    return [args]
+
+
+def _model(m: LargestModel | None, lang: Lang) -> str:
+    if m is None:
+        return pick(lang, "none of the models checked", "aucun des modèles testés")
+    return f"{m.model} ({m.precision}, {num(m.total_gb, lang)} {pick(lang, 'GB', 'Go')})"
+
+
+def _image(result: Readiness, lang: Lang) -> str:
+    """The largest image model that fits, by name (its precision is the fit's choice, not what a
+    user would run)."""
+    m = result.largest_image_model
+    if m is None:
+        return pick(lang, "none of the image models checked", "aucun des modèles d'image testés")
+    return pick(lang, f"up to {m.model}", f"jusqu'à {m.model}")
+
+
+_VERDICT = {
+    "yes": ("yes", "oui"),
+    "no": ("no", "non"),
+    "partial": ("partly", "en partie"),
+    "unknown": ("unknown", "inconnu"),
+}
+
+
+def render(result: Readiness, question: str, lang: Lang) -> str:
+    """The condition first (it depends on the program), then memory, PyTorch, precision, and what
+    to look up in the program's README."""
+    if result.gpu is None:
+        from assistant.agent.offline.skills.common import render_unknown
+
+        return render_unknown(question, result.suggestions, lang)
+    gb = pick(lang, "GB", "Go")
+    lines = [f"**{pick(lang, result.message, result.message_fr)}**", ""]
+    vram = num(result.vram_gb, lang) if result.vram_gb is not None else "?"
+    lines.append(
+        pick(
+            lang,
+            f"- **Memory** ({vram} {gb}): the largest LLM that fits for inference is "
+            f"{_model(result.largest_llm, lang)}; for images, {_image(result, lang)}.",
+            f"- **Mémoire** ({vram} {gb}) : le plus gros LLM qui tient en inférence est "
+            f"{_model(result.largest_llm, lang)} ; en image, {_image(result, lang)}.",
+        )
+    )
+    reason = pick(lang, result.framework_reason, result.framework_reason_fr)
+    fix = pick(lang, result.framework_fix, result.framework_fix_fr)
+    if reason:
+        colon = pick(lang, ":", " :")
+        lines.append(f"- **{result.framework}**{colon} {reason}" + (f" {fix}" if fix else ""))
+    if result.vendor == "nvidia" and result.fp16_full_rate and result.bf16:
+        fp16 = pick(lang, *_VERDICT.get(result.fp16_full_rate, ("?", "?")))
+        bf16 = pick(lang, *_VERDICT.get(result.bf16, ("?", "?")))
+        line = pick(
+            lang,
+            f"- **Precision**: FP16 at full rate: {fp16}; BF16: {bf16}.",
+            f"- **Précision** : FP16 à plein débit : {fp16} ; BF16 : {bf16}.",
+        )
+        if result.fp16_full_rate == "no":
+            line += pick(
+                lang,
+                " Run it in FP32 if it offers the choice (a `--no-half` or `--precision full` "
+                "option): FP16 gives no speed-up on this card.",
+                " Lancez-le en FP32 s'il le permet (option `--no-half` ou `--precision full`) : "
+                "le FP16 n'accélère rien sur cette carte.",
+            )
+        lines.append(line)
+    elif result.instead:
+        lines.append(f"- {pick(lang, result.instead, result.instead_fr)}")
+    lines.append(
+        pick(
+            lang,
+            "- **Look up in its README**: the minimum VRAM (or the GPU it was tested on), the "
+            "PyTorch or CUDA version it pins, and extensions built for CUDA alone (xformers, "
+            "flash-attn, bitsandbytes, custom kernels); a training run needs several times the "
+            "memory of inference.",
+            "- **À chercher dans son README** : la VRAM minimale (ou le GPU sur lequel il a été "
+            "testé), la version de PyTorch ou de CUDA qu'il impose, et les extensions faites pour "
+            "CUDA seul (xformers, flash-attn, bitsandbytes, kernels maison) ; un entraînement "
+            "demande plusieurs fois la mémoire de l'inférence.",
+        )
+    )
+    return "\n".join(lines)
+
+
+SKILL = Skill(
+    tool="card_readiness",
+    result=Readiness,
+    build=build,
+    render=render,
+    search_hint="VRAM minimum requirements PyTorch build card support",
+    slots=("gpus",),
+    needs=("gpus",),
+    concepts=("unnamed_program",),
+    requires=("unnamed_program",),
+)

@@ -116,7 +116,9 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     sources = [*framework.sources, *fp16.sources, *bf16.sources, *llms.sources]
     unique = list({s.title: s for s in sources}.values())
     sold = query.vram_gb or _sold(query.gpu)
-    memory, memory_fr = f"{_gb(vram)} GB", f"{_gb(vram)} Go"
+    memory, memory_fr = "its memory", "sa mémoire"
+    if vram is not None:
+        memory, memory_fr = f"{_gb(vram)} GB", f"{_gb(vram)} Go"
     if vram is not None and sold and vendor == "apple" and vram < sold:
         memory = f"the about {_gb(vram)} GB of its {_gb(sold)} GB that the GPU may use"
         memory_fr = f"les quelque {_gb(vram)} Go de ses {_gb(sold)} Go que le GPU peut utiliser"

@@ -76,8 +76,8 @@ def render(result: Readiness, question: str, lang: Lang) -> str:
             f"{_model(result.largest_llm, lang)} ; en image, {_image(result, lang)}.",
         )
     )
-    reason = pick(lang, result.framework_reason, result.framework_reason_fr)
-    fix = pick(lang, result.framework_fix, result.framework_fix_fr)
+    reason = pick(lang, result.framework_reason or "", result.framework_reason_fr or "")
+    fix = pick(lang, result.framework_fix or "", result.framework_fix_fr or "")
     if reason:
         colon = pick(lang, ":", " :")
         lines.append(f"- **{result.framework}**{colon} {reason}" + (f" {fix}" if fix else ""))
@@ -99,7 +99,7 @@ def render(result: Readiness, question: str, lang: Lang) -> str:
             )
         lines.append(line)
     elif result.instead:
-        lines.append(f"- {pick(lang, result.instead, result.instead_fr)}")
+        lines.append(f"- {pick(lang, result.instead, result.instead_fr or result.instead)}")
     lines.append(
         pick(
             lang,

@@ -27,6 +27,7 @@ Currency = Literal[
     "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
     "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
     "NPR", "BDT", "VND", "TWD", "PEN", "MGA", "HTG", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
+    "XPF", "KZT",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh", "litre"]

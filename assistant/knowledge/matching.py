@@ -503,10 +503,23 @@ def find_gpu_spans(text: str) -> list[tuple[GpuCard, int, int]]:
     if hits and LAPTOP in tokens(text):
         swapped = []
         for card, start, end in hits:
-            laptop = _laptop_variant(card)
+            laptop = None if _said_desktop(text, start, end) else _laptop_variant(card)
             swapped.append((laptop[0] if laptop else card, start, end))
         hits = swapped
     return hits
+
+
+# 'my laptop's 4070 … my friend's desktop 4070': the desktop card, beside the laptop one
+_DESKTOP_BEFORE = re.compile(r"\b(?:desktop|tower)\s+(?:\w+\s+)?$", re.I)
+_DESKTOP_AFTER = re.compile(r"^\s+(?:de bureau|desktop|fixe)\b", re.I)
+
+
+def _said_desktop(text: str, start: int, end: int) -> bool:
+    """A desktop word right before or after the card's name."""
+    return bool(
+        _DESKTOP_BEFORE.search(text[max(0, start - 24) : start])
+        or _DESKTOP_AFTER.match(text[end : end + 16])
+    )
 
 
 def _mentions(text: str) -> list[tuple[GpuCard, int, int]]:

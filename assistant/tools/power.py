@@ -67,8 +67,8 @@ class PowerQuery(MoneyQuery):
     power_w: float | None = Field(
         default=None,
         gt=0,
-        le=10_000,
-        description="Draw per card while working, in watts (default: a sourced typical draw, else the TDP)",
+        le=100_000,
+        description="Draw per card while working, in watts (default: a sourced typical draw, else the TDP); with no card, the whole machine's draw",
     )
     idle_w: float | None = Field(
         default=None, ge=0, le=2_000, description="Draw per card while idle, in watts"

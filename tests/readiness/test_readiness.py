@@ -51,3 +51,14 @@ def test_a_named_model_or_program_goes_to_its_own_check() -> None:
     assert "card_readiness" not in [
         c.name for c in ask("Does ComfyUI run on this RX 6800?").tool_calls
     ]
+
+
+def test_a_card_asked_to_run_a_program_the_catalog_does_not_know_gets_its_side() -> None:
+    answer = ask("Can I use a Quadro K2200 to run facefusion smoothly?")
+    assert [c.name for c in answer.tool_calls][0] == "card_readiness"
+    assert answer.text.startswith("**It depends on what the program needs")
+
+
+def test_a_card_not_detected_by_the_app_is_a_failure_not_a_card_to_size_up() -> None:
+    answer = ask("My RTX 3070 is not detected by the app, it runs on the CPU.")
+    assert "card_readiness" not in [c.name for c in answer.tool_calls]

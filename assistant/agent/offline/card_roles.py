@@ -13,6 +13,7 @@ from importlib import resources
 from pydantic import BaseModel
 
 from assistant.agent.offline.phrases import whole_phrases
+from assistant.agent.offline.sentences import sentence_after, sentence_before
 from assistant.knowledge.gpu_names import vocabulary
 from assistant.knowledge.names import fold, fold_keep_length
 
@@ -240,8 +241,6 @@ def own_variants(
 
 
 REQUIREMENT_WINDOW = 64  # how far before a card's name, in its sentence, a requirement word sits
-# A sentence ends at '.', '!', '?', ';' or a line break followed by a space ('3.5 GB' goes on)
-_SENTENCE_END = re.compile(r"[.!?;\n]\s")
 
 
 @lru_cache(maxsize=1)
@@ -279,7 +278,7 @@ def _cards_after(
     found: list[str] = []
     for span in spans:
         before = fold(text[max(0, span.start - REQUIREMENT_WINDOW) : span.start])
-        sentence = _SENTENCE_END.split(before)[-1]
+        sentence = sentence_before(before)
         said = [m.end() for m in role.finditer(sentence)]
         against = [m.end() for m in other.finditer(sentence)]
         if said and max(said) > max(against, default=-1) and span.name not in found:
@@ -297,7 +296,7 @@ def requirement_memory(text: str) -> tuple[float, int] | None:
     the computer's RAM nor after the asker's own words ('minimum …, I have 12 GB')."""
     folded = fold_keep_length(text)
     for m in _requirement_words().finditer(folded):
-        after = _SENTENCE_END.split(folded[m.end() : m.end() + REQUIREMENT_WINDOW])[0]
+        after = sentence_after(folded[m.end() : m.end() + REQUIREMENT_WINDOW])
         for size in _SIZE.finditer(after):
             if _owner_words().search(after[: size.start()]):
                 break

@@ -97,7 +97,7 @@ def concept_starts(concept: str, text: str) -> list[int]:
     return [m.start() for m in pattern.finditer(fold_keep_length(text))]
 
 
-FAILURE_CONCEPTS = frozenset({"error", "slow_report"})
+FAILURE_CONCEPTS = frozenset({"error", "slow_report", "out_of_memory"})
 
 
 def reports_failure(text: str) -> bool:

@@ -43,6 +43,7 @@ from assistant.agent.offline.quantities import (
     repeats_per_year,
     work_hours,
 )
+from assistant.agent.offline.sentences import sentence_before
 from assistant.agent.offline.usage import (
     always_on,
     concurrent_requests,
@@ -661,7 +662,40 @@ def _gpus(
             unknown.append(name)
         unknown_spans.append(CardSpan(m.start(), m.end(), name))
         suggestions[name] = list(match.suggestions)
+    known, spans = _restated(text, known, spans)
     return known, unknown, suggestions, spans, unknown_spans
+
+
+_OPENS_BRACKET = re.compile(r"\s*\((?:\s*\d+\s*[x×]\s*)?")
+
+
+def _restated(
+    text: str, known: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan]]:
+    """A card restated in brackets right after it ('a DGX A100 (8x A100 40GB)'): the bracket
+    says which one, so the name before it, read alone as another variant, is dropped."""
+    from assistant.knowledge.gpu_names import tokens
+
+    def model_numbers(name: str) -> set[str]:
+        return {t for t in tokens(name) if any(c.isdigit() for c in t) and not t.endswith("gb")}
+
+    dropped: list[CardSpan] = []
+    for first in spans:
+        bracket = _OPENS_BRACKET.match(text, first.end)
+        if bracket is None:
+            continue
+        inside = next((s for s in spans if s.start == bracket.end()), None)
+        if (
+            inside is not None
+            and inside.name != first.name
+            and model_numbers(inside.name) & model_numbers(first.name)
+        ):
+            dropped.append(first)
+    if not dropped:
+        return known, spans
+    kept = [s for s in spans if s not in dropped]
+    still = {s.name for s in kept}
+    return [k for k in known if k in still or all(d.name != k for d in dropped)], kept
 
 
 def _only_card_ending_so(name: str, suggestions: list[str]) -> str | None:
@@ -730,13 +764,13 @@ def _file_size(text: str, start: int) -> bool:
     file word shortly before it, in the same sentence; or a note in brackets right after a model
     and its format ('Llama 3.3 70B 4bit with MLX (~40GB)')."""
     before = text[max(0, start - FILE_SIZE_SPAN) : start]
-    before = re.split(r"[.?!;]\s", before)[-1]
+    before = sentence_before(before)
     if phrase_spans("file_size", before):
         return True
     note = _NOTE_OPEN.search(text, 0, start)
     if note is None:
         return False
-    said = re.split(r"[.?!;]\s", text[max(0, note.start() - FILE_SIZE_SPAN * 2) : note.start()])[-1]
+    said = sentence_before(text[max(0, note.start() - FILE_SIZE_SPAN * 2) : note.start()])
     ends = [m.end() for pattern in (_PARAMETERS, _PRECISION) for m in pattern.finditer(said)]
     # nothing with a number in between: 'Llama 8B on my RTX 4060 (8GB)' is the card's
     return bool(ends) and not re.search(r"\d", said[max(ends) :])

@@ -60,3 +60,8 @@ def pasted(text: str) -> ErrorMessage | None:
         if not any(s <= start and end <= e and (e - s) > (end - start) for s, e, _ in found)
     ]
     return min(kept, key=lambda f: (f[0], -(f[1] - f[0])))[2] if kept else None
+
+
+def explained_entries() -> frozenset[str]:
+    """Every entry that explains one of the messages."""
+    return frozenset(entry for message in messages() for entry in message.entries)

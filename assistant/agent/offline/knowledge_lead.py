@@ -24,6 +24,7 @@ from assistant.agent.offline.lead_match import (
     about_something_else,
     about_unasked_feature,
     entry_vectors,
+    how_to_for_a_failure,
     other_model_kind,
     other_task,
     title_coverage,
@@ -211,7 +212,12 @@ def nearest_entry(
     options = _options(reading, retrieved, context)
     if options is None:
         return None
-    kept = tuple(c for c in options.candidates if not about_unasked_feature(reading, c.entry_id))
+    kept = tuple(
+        c
+        for c in options.candidates
+        if not about_unasked_feature(reading, c.entry_id)
+        and not how_to_for_a_failure(reading, c.entry_id)
+    )
     if not kept:
         return None
     nearest = lead_model.nearest(lead_model.Options(kept, options.question))

@@ -219,6 +219,33 @@ def about_unasked_feature(reading: Reading, entry_id: str) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _failure_entries() -> frozenset[str]:
+    """Entries that explain a failure ([failures] of entry_subjects.toml): an error, a crash, a
+    shutdown, a run far too slow."""
+    from assistant.agent.offline.concepts import reports_failure
+    from assistant.agent.offline.error_messages import explained_entries
+    from assistant.knowledge.entries import load_entries
+
+    listed = _subjects_file().get("failures", {})
+    found = set(listed.get("entries", ())) | explained_entries()
+    for entry in load_entries():
+        if entry.topic in listed.get("topics", ()) or any(
+            reports_failure(t) for t in [entry.title, *entry.asked]
+        ):
+            found.add(entry.id)
+    return frozenset(found)
+
+
+def how_to_for_a_failure(reading: Reading, entry_id: str) -> bool:
+    """The question reports a failure and the entry explains none: offered as its nearest
+    question, a how-to ('how do I start training on two GPUs?') answers another question than
+    'my computer shuts down when I train on two GPUs'."""
+    from assistant.agent.offline.concepts import reports_failure
+
+    return reports_failure(reading.text) and entry_id not in _failure_entries()
+
+
+@lru_cache(maxsize=1)
 def _title_terms() -> tuple[dict[str, list[frozenset[str]]], dict[str, float]]:
     """Each entry's titles and phrasings as sets of search tokens, and each token's inverse
     document frequency over all of them (a word most titles share tells little)."""

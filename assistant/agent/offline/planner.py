@@ -27,6 +27,7 @@ from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.skills.llm_speed import not_a_language_model
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.log import get_logger
+from assistant.money import NoExchangeRate
 from assistant.tools.software import DRIVER
 
 log = get_logger(__name__)
@@ -420,7 +421,13 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                 )
                 break
             ent = reading.entities_for(intent)
-            raw_calls = skill.build(ent, reading)
+            try:
+                raw_calls = skill.build(ent, reading)
+            except (
+                NoExchangeRate
+            ) as exc:  # a price the builder compares, in a currency with no rate
+                log.info("offline: %s not called: %s", name, exc)
+                raw_calls = []
             built = [a for a in (_validated(name, raw) for raw in raw_calls) if a is not None]
             if built:
                 calls.extend(

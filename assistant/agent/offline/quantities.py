@@ -246,6 +246,13 @@ def _machine_draw(text: str, watts: list[tuple[int, int, float]], skip: int | No
     return None if any(start == 0 for start, _ in phrase_spans("per_gpu", follows)) else w
 
 
+def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with these spans replaced by spaces, every other character where it was."""
+    for start, end in spans:
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
+
+
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
     """Working and idle watts, and the watts written right after each card's name."""
     watts = _watts(text)
@@ -258,9 +265,11 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         nearest = min(range(len(watts)), key=distance.__getitem__)
         if distance[nearest] <= IDLE_SPAN:
             idle_index = nearest
-    rest_index = _following("rest_of_machine", text, watts, idle_index)
+    # 'and 80 W the rest of the time' is idle time, not the rest of the machine
+    unidle = _blanked(text, phrase_spans("idle", text))
+    rest_index = _following("rest_of_machine", unidle, watts, idle_index)
     if rest_index is None:
-        rest_index = _nearest("rest_of_machine", text, watts, idle_index)
+        rest_index = _nearest("rest_of_machine", unidle, watts, idle_index)
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}
@@ -481,14 +490,10 @@ def read_pue(text: str) -> float | None:
 
 @lru_cache(maxsize=1)
 def _machines_pattern() -> re.Pattern[str]:
-    nouns = (
-        r"servers?|nodes?|serveurs?|n(?:œ|oe)uds?|machines|rigs|boxes|systems|systèmes|pcs|"
-        r"computers|workstations|stations|desktops|ordinateurs|postes|macs|minis?|mac minis|"
-        r"laptops|portables|jetsons"
-    )
+    nouns = whole_phrases(tables()["machines"]["phrases"])
     return re.compile(
         rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"
-        rf"(?:{nouns})\b",
+        rf"(?:{nouns})",
         re.IGNORECASE,
     )
 

@@ -6,6 +6,22 @@ import re
 from functools import lru_cache
 
 MIN_CLAUSE_WORDS = 3
+# Where a sentence ends inside a message: '.', '!', '?', ';' or a line break followed by a space
+# ('3.5 GB' and '$1.20' go on).
+SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
+
+
+def sentence_before(text: str) -> str:
+    """The end of `text` that belongs to its last sentence (what comes before a word, in its own
+    sentence)."""
+    return SENTENCE_BREAK.split(text)[-1]
+
+
+def sentence_after(text: str) -> str:
+    """The start of `text` up to the end of its first sentence."""
+    return SENTENCE_BREAK.split(text)[0]
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
 # 'which wheel runs on a 5090, and is sm_90a fine for Hopper?': two questions in one sentence
 _JOINED_QUESTION = re.compile(

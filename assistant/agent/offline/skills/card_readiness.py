@@ -26,12 +26,43 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     text = reading.text
     if len(ent.gpus) != 1 or ent.models or ent.model_size_b or ent.parts or ent.topics:
         return []
-    if names_software(text) or "unnamed_program" not in concepts_in(text):
+    if _failure_to_explain(text):
+        return []  # 'not detected by the app': a failure to explain, not a card to size up
+    named = concepts_in(text)
+    if not {"unnamed_program", "runs_program"} & named:
         return []
+    if names_software(text) and "out_of_memory" not in named:
+        return []  # 'CUDA out of memory' names no program to check
     args: dict[str, Any] = {"gpu": ent.gpus[0]}
     if sold := ent.memory_of(ent.gpus[0]):
         args["vram_gb"] = sold
     return [args]
+
+
+def _failure_to_explain(text: str) -> bool:
+    """A failure the question reports that the card's figures do not answer: an error or a card
+    not detected; running out of memory is the card's size, which they do answer."""
+    from assistant.agent.offline.concepts import names_concept, reports_failure
+
+    if names_concept("not_detected", text):
+        return True
+    return reports_failure(text) and not names_concept("out_of_memory", text)
+
+
+def _named_instead(ent: Entities, reading: Reading) -> str | None:
+    """The skill that checks what the question does name: a model, a program, a feature."""
+    from assistant.agent.offline.concepts import names_concept
+    from assistant.tools.software import names_software
+
+    if _failure_to_explain(reading.text):
+        return None  # the failure's entry answers
+    if ent.models or ent.model_size_b:
+        return "workload_fit"
+    if names_software(reading.text) and not names_concept("out_of_memory", reading.text):
+        return "software_support"
+    if ent.topics:
+        return "gpu_capability"
+    return None
 
 
 def _model(m: LargestModel | None, lang: Lang) -> str:
@@ -124,6 +155,7 @@ SKILL = Skill(
     search_hint="VRAM minimum requirements PyTorch build card support",
     slots=("gpus",),
     needs=("gpus",),
-    concepts=("unnamed_program",),
-    requires=("unnamed_program",),
+    concepts=("unnamed_program", "runs_program"),
+    requires=("unnamed_program", "runs_program"),
+    fallback=_named_instead,
 )

@@ -154,7 +154,7 @@ def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None
     """The hourly rate meant for the card at `index`: paired in order when the question gives one
     rate per card ('A100 at 1.29 $/h and H100 at 2.49 $/h'), else the one rate given."""
     rates = hourly_rates(ent)
-    if len(rates) > 1 and len(rates) == len(cards):
+    if len(rates) > 1 and len(rates) in (len(cards), len(named_cards(ent))) and index < len(rates):
         return rates[index]
     return rates[0] if rates else None
 

@@ -312,6 +312,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     from assistant.knowledge.matching import match_gpu
 
     topics = list(ent.topics) or [f"part {p}" for p in ent.parts]
+    whole = reading.entities
+    if topics and named_cards(whole) == named_cards(ent):
+        # 'does A100 do FP8? what about TF32 / BF16': a feature asked in another clause, with no
+        # card of its own, is asked of the same cards
+        topics += [t for t in whole.topics if t not in topics]
 
     def asked(card: str, topic: str) -> bool:
         if topic != ent.model_precision:

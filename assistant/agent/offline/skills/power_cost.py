@@ -591,7 +591,28 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
         first, second = whole.power_options[:MAX_COMPARED]
         calls = [{**calls[0], "power_w": watts} for watts in (first, second)]
+    if alone:
+        # 'a DGX A100 … at ~5 kW average': more than its cards could draw one by one, so the
+        # figure is the whole machine's, as if read at the plug
+        calls = [{**c, "gpu": None, "gpu_count": 1} if _machine_draw(c) else c for c in calls]
     return calls
+
+
+# A stated draw above this many times a card's board power cannot be one card's.
+ONE_CARD_AT_MOST = 2.0
+
+
+def _machine_draw(call: dict[str, Any]) -> bool:
+    """The draw the question states for its cards is the whole machine's: it is above what one of
+    them can draw ('DGX A100 is rated 6.5 kW')."""
+    from assistant.knowledge.matching import match_gpu
+
+    watts, card = call.get("power_w"), call.get("gpu")
+    if not watts or not card:
+        return False
+    found = match_gpu(card).gpu
+    board = found.tdp_w if found is not None else None
+    return board is not None and watts > ONE_CARD_AT_MOST * board
 
 
 def _compared_use(

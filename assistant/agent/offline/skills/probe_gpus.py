@@ -89,26 +89,32 @@ def how_to_check(lang: Lang, remote: bool = True) -> str:
         "(`torch.cuda.is_available()` is False when no GPU is visible);\n"
         "- Windows: Task Manager → Performance shows every GPU (integrated and NVIDIA) and its "
         "load;\n"
-        "- AMD: `rocm-smi`; Mac: Apple menu → About This Mac (the chip, e.g. M2 Pro).",
+        "- AMD: `rocm-smi` or `rocminfo` (each card's gfx target), and `torch.cuda.is_available()` "
+        "with PyTorch's ROCm build; Mac: Apple menu → About This Mac (the chip, e.g. M2 Pro).",
         "- dans un terminal : `nvidia-smi` (ou `!nvidia-smi` dans une cellule Colab/Jupyter) ; il "
         "liste les cartes NVIDIA et les processus sur chacune ;\n"
         "- en Python : `import torch; print(torch.cuda.get_device_name(0))` "
         "(`torch.cuda.is_available()` vaut False quand aucun GPU n'est visible) ;\n"
         "- Windows : Gestionnaire des tâches → Performance affiche chaque GPU (intégré et NVIDIA) "
         "et sa charge ;\n"
-        "- AMD : `rocm-smi` ; Mac : menu Pomme → À propos de ce Mac (la puce, par ex. M2 Pro).",
+        "- AMD : `rocm-smi` ou `rocminfo` (la cible gfx de chaque carte), et "
+        "`torch.cuda.is_available()` avec la version ROCm de PyTorch ; Mac : menu Pomme → À propos "
+        "de ce Mac (la puce, par ex. M2 Pro).",
     )
     return f"{head}\n\n{steps}"
 
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One probe of this machine's GPUs, or none when the question names a card."""
+    from assistant.agent.offline.concepts import names_concept
     from assistant.agent.offline.quantities import phrase_spans
 
     if ent.gpus or ent.unknown_gpus:
         return []  # a card the asker states ("my laptop has a 1650") is the card to use
     if phrase_spans("stated_hardware", reading.text):
         return []  # "I only have integrated Intel HD graphics": so is what they have
+    if names_concept("check_gpu", reading.text):
+        return []  # "how do I check the cards are seen?" asks for the steps, not for this machine
     return [{}]
 
 

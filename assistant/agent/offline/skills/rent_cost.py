@@ -250,6 +250,7 @@ def _per_card(rate: float, count: int | None, card: str | None, text: str, ent: 
 
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.knowledge.prices import hourly_price_range
+    from assistant.money import NoExchangeRate
 
     if not count or count < 2 or card is None:
         return rate
@@ -259,7 +260,10 @@ def _per_card(rate: float, count: int | None, card: str | None, text: str, ent: 
         if phrase_spans("per_gpu", " " + text[end : end + PER_CARD_SPAN]):
             return rate
     currency = mention.currency if mention is not None else "USD"
-    seen = hourly_price_range(card, currency=currency, usd_per_eur=ent.usd_per_eur)
+    try:
+        seen = hourly_price_range(card, currency=currency, usd_per_eur=ent.usd_per_eur)
+    except NoExchangeRate:  # tenge with no rate on record: the data's prices cannot compare
+        return rate
     if seen is None or seen.typical <= 0:
         return rate
     as_node = abs(math.log(rate / count / seen.typical))
@@ -275,7 +279,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     judged = _quoted_rate(reading.text) is not None
     if len(hourly_rates(whole)) > 1 and len(hourly_rates(whole)) == len(named_cards(whole)):
         ent = whole  # one rate per card across clauses: "A100 at 1.29 $/h, and H100 at 2.49 $/h"
-    cards: list[str | None] = [*named_cards(ent)[:2]] or [None]
+    # one rate per card ('4090 $0.69/h, L40S $0.86/h, H100 $2.69/h'): each card with its own
+    paired = len(hourly_rates(ent)) == len(named_cards(ent)) > 2
+    cards: list[str | None] = [*named_cards(ent)[: 4 if paired else 2]] or [None]
     if len(named_cards(whole)) > 1 and len(whole.hourly_rates) == 1 and not judged:
         # 'my 3060 Ti … I saw 4090s at 0.35 $/h': the card named with the hourly price is rented
         priced = card_priced(reading.text, whole.hourly_rates[0], card_positions(reading.text))

@@ -884,7 +884,7 @@ SKILL = Skill(
         "memory_in_use_gb",
     ),  # fmt: skip
     needs=("models", "model_size_b"),
-    concepts=("fit", "model_task", "card_count"),
+    concepts=("fit", "model_task", "card_count", "out_of_memory"),
     fallback="recommend_gpus",
     combine=combine,
 )

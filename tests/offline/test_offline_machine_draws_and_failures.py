@@ -72,3 +72,13 @@ def test_a_shutdown_on_two_cards_never_gets_a_launch_how_to() -> None:
     )
     assert "How do I start a training script on two GPUs" not in answer.text
     assert "power" in answer.text.lower()
+
+
+def test_a_power_budget_with_no_bill_or_battery_capacity_is_no_electricity_bill() -> None:
+    answer = ask("Our drone's Jetson Orin NX has a 20 W budget for compute: which power mode fits?")
+    assert not _calls(answer, "power_cost")
+
+
+def test_a_battery_with_its_capacity_still_gets_its_runtime() -> None:
+    calls = _calls(ask("A 200 Wh battery feeds my Jetson at 30 W: how many hours?"), "power_cost")
+    assert calls and calls[0]["battery_wh"] == 200

@@ -513,6 +513,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         cards = [*cards, *(c for c in whole.speedups if c not in cards)][:MAX_COMPARED]
     if not cards and ent.power_w is None:
         return []
+    named = concepts_in(reading.text)
+    priced = reading.entities.electricity_price is not None
+    if not named & {"electricity", "psu", "generator"} and not priced and whole.battery_wh is None:
+        return []  # 'a battery budget of 25 W': a power limit, with no bill or runtime to compute
     currency = currency_of(ent)
     alone = len(cards) <= 1
     rates = rental_rates(whole, reading.text)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from assistant.knowledge.gpus import GpuCard
 from assistant.knowledge.sources import Source
 from assistant.tools.capability import CapabilityQuery, check_capability
 from assistant.tools.models_for import ModelsForQuery, ModelsForResult, models_for
@@ -110,12 +111,14 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     framework = software_support(SoftwareSupportQuery(gpu=query.gpu, software=FRAMEWORK))
     fp16 = check_capability(CapabilityQuery(gpu=query.gpu, topic="fp16_full_rate"))
     bf16 = check_capability(CapabilityQuery(gpu=query.gpu, topic="bf16"))
-    vendor = _vendor(query.gpu)
+    card = _card(query.gpu)
+    vendor = str(card.vendor) if card is not None else None
     label = llms.cards
     vram = llms.vram_gb
     sources = [*framework.sources, *fp16.sources, *bf16.sources, *llms.sources]
     unique = list({s.title: s for s in sources}.values())
-    sold = query.vram_gb or _sold(query.gpu)
+    # the memory it is sold with: the largest configuration for an Apple chip
+    sold = query.vram_gb or (card.vram_gb if card is not None else None)
     memory, memory_fr = "its memory", "sa mémoire"
     if vram is not None:
         memory, memory_fr = f"{_gb(vram)} GB", f"{_gb(vram)} Go"
@@ -158,19 +161,10 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     )
 
 
-def _vendor(gpu: str) -> str | None:
+def _card(gpu: str) -> GpuCard | None:
     from assistant.knowledge.matching import match_gpu
 
-    card = match_gpu(gpu).gpu
-    return None if card is None else str(card.vendor)
-
-
-def _sold(gpu: str) -> float | None:
-    """The memory the card is sold with (the largest configuration for an Apple chip)."""
-    from assistant.knowledge.matching import match_gpu
-
-    card = match_gpu(gpu).gpu
-    return None if card is None else card.vram_gb
+    return match_gpu(gpu).gpu
 
 
 def _framework_clause(

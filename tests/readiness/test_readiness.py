@@ -62,3 +62,9 @@ def test_a_card_asked_to_run_a_program_the_catalog_does_not_know_gets_its_side()
 def test_a_card_not_detected_by_the_app_is_a_failure_not_a_card_to_size_up() -> None:
     answer = ask("My RTX 3070 is not detected by the app, it runs on the CPU.")
     assert "card_readiness" not in [c.name for c in answer.tool_calls]
+
+
+def test_a_compatibility_question_no_tool_was_chosen_for_still_gets_the_cards_side() -> None:
+    answer = ask("Is it compatible with a GTX 1080 Ti on Ubuntu 22.04?")
+    assert "card_readiness" in [c.name for c in answer.tool_calls]
+    assert "The nearest question" not in answer.text

@@ -437,6 +437,8 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                 )
                 break
             name = skill.next_tool(ent, reading)
+    if not calls and not reading.tool_intents:
+        calls.extend(_card_side(reading))
     for card in reading.entities.unknown_gpus[:2]:
         # An unknown card always gets the catalog's own verdict, so the answer can say so.
         if not any(card in json.dumps(c.args) for c in calls):
@@ -444,6 +446,17 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
             if args is not None:
                 calls.append(PlannedCall("gpu_lookup", args))
     return calls[:MAX_CALLS]
+
+
+def _card_side(reading: Reading) -> list[PlannedCall]:
+    """A question no tool was chosen for that asks whether its one card runs something ('is it
+    compatible with an RTX 3060 Ti?'): the card's side of the answer (card_readiness), whose
+    builder decides, rather than the nearest question of the knowledge base."""
+    skill = get_skill("card_readiness")
+    if skill is None:
+        return []
+    built = [_validated(skill.tool, a) for a in skill.build(reading.entities, reading)]
+    return [PlannedCall(skill.tool, a) for a in built if a is not None]
 
 
 def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[PlannedCall]:

@@ -55,3 +55,11 @@ def test_how_to_check_the_cards_are_seen_gets_steps_not_this_machine() -> None:
     answer = ask("How do I check that both GPUs are detected on our new server?")
     assert not _calls(answer, "probe_gpus")
     assert "nvidia-smi" in answer.text and "rocminfo" in answer.text
+
+
+def test_a_second_card_put_in_the_same_pc_is_pooled_for_the_fit() -> None:
+    calls = _calls(
+        ask("I have a 3090. If I put it in the same PC as my 4090, do 48 GB hold a 70B model?"),
+        "workload_fit",
+    )
+    assert calls and calls[0].get("gpus") == ["GeForce RTX 3090", "GeForce RTX 4090"]

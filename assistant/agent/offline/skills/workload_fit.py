@@ -744,7 +744,12 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
 
 def _asked_apart(reading: Reading, cards: list[str]) -> bool:
     """Each card is named in a sentence of its own, no sentence naming two: cards asked about one
-    after the other, not one machine holding them all."""
+    after the other, not one machine holding them all (which the message would say: 'in the same
+    PC as the 5090', 'together')."""
+    from assistant.agent.offline.concepts import names_concept
+
+    if names_concept("several_gpus", reading.text):
+        return False
     seen: list[str] = []
     for clause in reading.clauses:
         named = [c for c in clause.gpus if c in cards]
@@ -756,7 +761,7 @@ def _asked_apart(reading: Reading, cards: list[str]) -> bool:
 
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """The fit checks of the model on the cards or memory named, or none without a model."""
-    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.concepts import concepts_in, names_concept
 
     model = (
         ent.models[0] if ent.models else (f"{ent.model_size_b:g}B" if ent.model_size_b else None)
@@ -806,6 +811,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return [
             {**base, "gpu": card, "vram_gb": reading.entities.memory_of(card)} for card in every
         ]
+    if len(every) > len(cards) and names_concept("several_gpus", reading.text):
+        cards = every  # 'a 3090 … in the same PC as my 4090': the message's cards, together
     if len(cards) >= 2:
         # Several cards named: one machine holding them all (the tool's `gpus`).
         del base["num_gpus"]

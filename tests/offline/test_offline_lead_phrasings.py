@@ -123,6 +123,17 @@ def test_entry_subjects_name_real_entries_and_concepts() -> None:
         assert names and set(names) <= concepts, (entry_id, names)
 
 
+def test_failure_entries_name_real_entries_and_topics() -> None:
+    from assistant.agent.offline.lead_match import _failure_entries, _subjects_file
+
+    entries = load_entries()
+    listed = _subjects_file()["failures"]
+    assert set(listed["entries"]) <= {e.id for e in entries}
+    assert set(listed["topics"]) <= {e.topic for e in entries}
+    found = _failure_entries()
+    assert "psu-transient-shutdown" in found and "multigpu-torchrun" not in found
+
+
 @pytest.mark.parametrize(
     ("question", "entry", "other"),
     [

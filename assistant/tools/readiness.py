@@ -10,7 +10,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from assistant.knowledge.gpus import GpuCard
-from assistant.knowledge.sources import Source
+from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.tools.capability import CapabilityQuery, check_capability
 from assistant.tools.models_for import ModelsForQuery, ModelsForResult, models_for
 from assistant.tools.software import SoftwareSupportQuery, software_support
@@ -115,8 +115,6 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     vendor = str(card.vendor) if card is not None else None
     label = llms.cards
     vram = llms.vram_gb
-    sources = [*framework.sources, *fp16.sources, *bf16.sources, *llms.sources]
-    unique = list({s.title: s for s in sources}.values())
     # the memory it is sold with: the largest configuration for an Apple chip
     sold = query.vram_gb or (card.vram_gb if card is not None else None)
     memory, memory_fr = "its memory", "sa mémoire"
@@ -149,7 +147,7 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
         largest_image_model=_largest(images),
         models_fitting=llms.fitting,
         image_models_fitting=images.fitting,
-        sources=unique,
+        sources=dedupe_sources([*framework.sources, *fp16.sources, *bf16.sources, *llms.sources]),
         message=(
             f"It depends on what the program needs, which the question does not say: on {label} "
             f"it runs if it fits in {memory} and {runs}."

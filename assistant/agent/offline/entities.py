@@ -24,6 +24,7 @@ from assistant.agent.offline.card_roles import (
 )
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
+from assistant.agent.offline.phrases import blank
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
@@ -1202,14 +1203,6 @@ def _bare_kwh_price(text: str) -> float | None:
         return None
     value = _float(m.group(1))
     return value if value > 0 else None
-
-
-def blank(text: str, spans: list[tuple[int, int]]) -> str:
-    """The text with these spans replaced by spaces (positions kept)."""
-    chars = list(text)
-    for start, end in spans:
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
 
 
 def _normalize_precision(raw: str) -> str:

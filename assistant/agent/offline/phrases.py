@@ -33,3 +33,11 @@ def whole_phrases(phrases: list[str], edge: str = r"[\w/]") -> str:
     parts = [rf"(?<!{edge})(?:{alternation(spaced)})(?!{edge})"] if spaced else []
     parts += [f"(?:{alternation(joined)})"] if joined else []
     return "|".join(parts)
+
+
+def blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with these spans replaced by spaces (positions kept)."""
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)

@@ -23,6 +23,7 @@ from assistant.agent.offline.reading import Conversation, Reading, read_turn
 from assistant.agent.offline.scope import out_of_scope
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
+from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.skills.llm_speed import not_a_language_model
 from assistant.knowledge.topics import generic_topic_keys
@@ -421,14 +422,7 @@ def tool_calls_for(reading: Reading) -> list[PlannedCall]:
                 )
                 break
             ent = reading.entities_for(intent)
-            try:
-                raw_calls = skill.build(ent, reading)
-            except (
-                NoExchangeRate
-            ) as exc:  # a price the builder compares, in a currency with no rate
-                log.info("offline: %s not called: %s", name, exc)
-                raw_calls = []
-            built = [a for a in (_validated(name, raw) for raw in raw_calls) if a is not None]
+            built = _built(skill, ent, reading)
             if built:
                 calls.extend(
                     PlannedCall(name, args)
@@ -455,8 +449,17 @@ def _card_side(reading: Reading) -> list[PlannedCall]:
     skill = get_skill("card_readiness")
     if skill is None:
         return []
-    built = [_validated(skill.tool, a) for a in skill.build(reading.entities, reading)]
-    return [PlannedCall(skill.tool, a) for a in built if a is not None]
+    return [PlannedCall(skill.tool, a) for a in _built(skill, reading.entities, reading)]
+
+
+def _built(skill: Skill[Any], ent: Entities, reading: Reading) -> list[dict[str, Any]]:
+    """The skill's calls for these entities, each validated against its tool's input."""
+    try:
+        raw_calls = skill.build(ent, reading)
+    except NoExchangeRate as exc:  # a price the builder compares, in a currency with no rate
+        log.info("offline: %s not called: %s", skill.tool, exc)
+        return []
+    return [a for a in (_validated(skill.tool, raw) for raw in raw_calls) if a is not None]
 
 
 def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[PlannedCall]:

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
-from assistant.agent.offline.phrases import alternation, tables, whole_phrases
+from assistant.agent.offline.phrases import alternation, blank, tables, whole_phrases
 
 # A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
 _COUNT_WORDS = {
@@ -246,13 +246,6 @@ def _machine_draw(text: str, watts: list[tuple[int, int, float]], skip: int | No
     return None if any(start == 0 for start, _ in phrase_spans("per_gpu", follows)) else w
 
 
-def _blanked(text: str, spans: list[tuple[int, int]]) -> str:
-    """The text with these spans replaced by spaces, every other character where it was."""
-    for start, end in spans:
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
-
-
 def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigures:
     """Working and idle watts, and the watts written right after each card's name."""
     watts = _watts(text)
@@ -266,7 +259,7 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         if distance[nearest] <= IDLE_SPAN:
             idle_index = nearest
     # 'and 80 W the rest of the time' is idle time, not the rest of the machine
-    unidle = _blanked(text, phrase_spans("idle", text))
+    unidle = blank(text, phrase_spans("idle", text))
     rest_index = _following("rest_of_machine", unidle, watts, idle_index)
     if rest_index is None:
         rest_index = _nearest("rest_of_machine", unidle, watts, idle_index)

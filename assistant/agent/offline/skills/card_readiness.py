@@ -21,18 +21,14 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One card, and the memory it is sold with; none when the question names what is to run (a
     model, a program, a feature or a guide part: another skill checks it) or several cards."""
     from assistant.agent.offline.concepts import concepts_in
-    from assistant.tools.software import names_software
 
     text = reading.text
     if len(ent.gpus) != 1 or ent.models or ent.model_size_b or ent.parts or ent.topics:
         return []
     if _failure_to_explain(text):
         return []  # 'not detected by the app': a failure to explain, not a card to size up
-    named = concepts_in(text)
-    if not {"unnamed_program", "runs_program"} & named:
+    if not {"unnamed_program", "runs_program"} & concepts_in(text) or _names_a_program(text):
         return []
-    if names_software(text) and "out_of_memory" not in named:
-        return []  # 'CUDA out of memory' names no program to check
     args: dict[str, Any] = {"gpu": ent.gpus[0]}
     if sold := ent.memory_of(ent.gpus[0]):
         args["vram_gb"] = sold
@@ -49,16 +45,22 @@ def _failure_to_explain(text: str) -> bool:
     return reports_failure(text) and not names_concept("out_of_memory", text)
 
 
-def _named_instead(ent: Entities, reading: Reading) -> str | None:
-    """The skill that checks what the question does name: a model, a program, a feature."""
+def _names_a_program(text: str) -> bool:
+    """The question names software the catalog knows ('does ComfyUI run on…'); 'CUDA out of
+    memory' names none."""
     from assistant.agent.offline.concepts import names_concept
     from assistant.tools.software import names_software
 
+    return names_software(text) and not names_concept("out_of_memory", text)
+
+
+def _named_instead(ent: Entities, reading: Reading) -> str | None:
+    """The skill that checks what the question does name: a model, a program, a feature."""
     if _failure_to_explain(reading.text):
         return None  # the failure's entry answers
     if ent.models or ent.model_size_b:
         return "workload_fit"
-    if names_software(reading.text) and not names_concept("out_of_memory", reading.text):
+    if _names_a_program(reading.text):
         return "software_support"
     if ent.topics:
         return "gpu_capability"

@@ -162,8 +162,8 @@ def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None
 def period_span(question: str) -> tuple[str | None, float | None]:
     """The calendar span the question totals over, as written ('3 ans', 'a 3-month run'), with
     its hours; (None, None) when it gives none. Days of a working pattern are no span."""
-    from assistant.agent.offline.entities import blank
     from assistant.agent.offline.numbers import parse_durations
+    from assistant.agent.offline.phrases import blank
     from assistant.agent.offline.usage import working_days
 
     days = working_days(question)  # '6 jours sur 7' is a pattern of use, not a span

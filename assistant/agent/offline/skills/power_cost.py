@@ -598,7 +598,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if alone:
         # 'a DGX A100 … at ~5 kW average': more than its cards could draw one by one, so the
         # figure is the whole machine's, as if read at the plug
-        calls = [{**c, "gpu": None, "gpu_count": 1} if _machine_draw(c) else c for c in calls]
+        calls = [
+            {**c, "gpu": None, "gpu_count": 1} if _above_one_cards_draw(c) else c for c in calls
+        ]
     return calls
 
 
@@ -606,7 +608,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 ONE_CARD_AT_MOST = 2.0
 
 
-def _machine_draw(call: dict[str, Any]) -> bool:
+def _above_one_cards_draw(call: dict[str, Any]) -> bool:
     """The draw the question states for its cards is the whole machine's: it is above what one of
     them can draw ('DGX A100 is rated 6.5 kW')."""
     from assistant.knowledge.matching import match_gpu

@@ -269,9 +269,31 @@ def test_trading_days_a_month_and_stations_holding_the_cards() -> None:
         ("Lequel pour servir 30 personnes ?", 30),
         ("a box to serve 12 people with Llama 3.3 70B", 12),
         ("we have 30 users in the company", None),
+        ("Et si 10 géologues l'utilisent en même temps ?", 10),
+        ("what if 8 analysts query it at once", 8),
+        ("12 students chatting simultaneously", 12),
+        ("I have 2 GPUs, can I use both at the same time?", None),
     ],
 )
 def test_users_a_server_serves_are_served_together(text: str, users: int | None) -> None:
     from assistant.agent.offline.usage import concurrent_requests
 
     assert concurrent_requests(text) == users
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("typical convo is ~1500 tokens of context", 1500),
+        ("chaque conversation fait 1 500 tokens de contexte", 1500),
+        ("about 3,000 tokens of context each", 3000),
+    ],
+)
+def test_a_context_said_in_tokens(text: str, tokens: int) -> None:
+    assert extract_entities(text).context_tokens == tokens
+
+
+def test_a_model_fine_tuned_by_its_owner_is_served_not_trained() -> None:
+    served = extract_entities("our model = Llama 3.1 8B fine-tuned on Turkish, served with vLLM")
+    assert served.method is None
+    assert extract_entities("I want to fine-tune Llama 3.1 8B on Turkish").method == "finetune"

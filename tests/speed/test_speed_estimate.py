@@ -103,3 +103,32 @@ def test_apple_card_has_no_prefill_without_tflops_but_does_with() -> None:
     r2 = estimate_speed(SpeedQuery(model="Llama 3.1 8B", gpu="M2 Ultra", fp16_tflops=27.2))
     u = load_speed_rules().prefill_utilisation
     assert r2.prefill_tokens_per_s == pytest.approx(u * 27.2e12 / (2 * 8.03e9), rel=0.01)
+
+
+def test_requests_served_together_share_each_step() -> None:
+    """Batched decode: each step reads the weights once and every request's KV cache, so each
+    request is slower than one alone but the total is many times one request's speed."""
+    one = estimate_speed(SpeedQuery(model="Llama 3.1 8B", gpu="RTX 4090", precision="bf16",
+                                    context_tokens=1500))  # fmt: skip
+    many = estimate_speed(SpeedQuery(model="Llama 3.1 8B", gpu="RTX 4090", precision="bf16",
+                                     context_tokens=1500, concurrent_requests=20))  # fmt: skip
+    assert one.per_request_tokens_per_s is None and one.total_tokens_per_s is None
+    assert many.decode_tokens_per_s == pytest.approx(one.decode_tokens_per_s)
+    each, total = many.per_request_tokens_per_s, many.total_tokens_per_s
+    assert each is not None and total is not None
+    assert each < (one.decode_tokens_per_s or 0) and total == pytest.approx(20 * each)
+    assert total > 10 * (one.decode_tokens_per_s or 0)
+    assert many.batch_compute_bound is False  # 20 requests of an 8B: bandwidth still limits
+    assert "With 20 requests at once" in many.summary and "20 requêtes" in many.summary_fr
+    assert many.inputs["concurrent_requests"] == 20
+
+
+def test_a_large_batch_becomes_compute_bound_and_its_kv_cache_may_not_fit() -> None:
+    short = estimate_speed(SpeedQuery(model="Llama 3.1 8B", gpu="RTX 4090", precision="bf16",
+                                      context_tokens=256, concurrent_requests=200))  # fmt: skip
+    assert short.batch_compute_bound is True
+    assert not any("does not fit beside the weights" in n for n in short.notes)
+    long = estimate_speed(SpeedQuery(model="Llama 3.1 8B", gpu="RTX 4090", precision="bf16",
+                                     context_tokens=8192, concurrent_requests=64))  # fmt: skip
+    assert long.batch_compute_bound is False
+    assert any("does not fit beside the weights" in n for n in long.notes)

@@ -428,6 +428,11 @@ _CONTEXT_SET = re.compile(
     r"\s*(?:=|:|of|de)?\s*(\d{3,7})\b",
     re.I,
 )
+# A context written in tokens: "~1500 tokens of context", "1 500 tokens de contexte"
+_CONTEXT_TOKENS = re.compile(
+    r"\b(\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+|\d{3,7})\s*tokens?\s+(?:of\s+|de\s+)?(?:context|contexte)\b",
+    re.I,
+)
 _BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
 _EXPONENT = re.compile(
     r"\b(\d+(?:[.,]\d+)?)\s*(?:\^|\*\*)\s*(\d{1,3})\b|\b(\d+(?:\.\d+)?)e(\d{1,3})\b"
@@ -1089,6 +1094,8 @@ def extract_entities(text: str) -> Entities:
         ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024
     elif (ctx_set := _CONTEXT_SET.search(text)) is not None:
         ent.context_tokens = int(ctx_set.group(1))
+    elif (ctx_tokens := _CONTEXT_TOKENS.search(text)) is not None:
+        ent.context_tokens = int(re.sub(r"\D", "", ctx_tokens.group(1)))
     batch = _BATCH.search(text)
     if batch:
         ent.batch_size = int(batch.group(1))
@@ -1128,19 +1135,24 @@ _RUNS_BEFORE = re.compile(
 )
 
 
-_FINE_TUNE_NOUN = re.compile(r"fine[- ]?tunes?|finetunes?", re.I)
+_FINE_TUNE_NOUN = re.compile(r"fine[- ]?tune[sd]?|finetune[sd]?", re.I)
 OWNED_SPAN = 3  # words between 'our' and 'fine-tune': 'our Yoruba/Hausa fine-tune'
 
 
 def _owned_model(text: str, m: re.Match[str]) -> bool:
-    """'our Yoruba/Hausa fine-tune': the noun names a model someone made, not a job to do."""
+    """'our Yoruba/Hausa fine-tune', 'our model = Llama 3.1 8B fine-tuned on Turkish': the noun
+    or the participle names a model someone made, not a job to do."""
     from assistant.agent.offline.phrases import tables
 
     if not _FINE_TUNE_NOUN.fullmatch(m.group(0)):
         return False
     table = tables()["owned_model"]
     owners = {w.lower() for w in table["phrases"]}
-    words = re.findall(r"[\w'/-]+", text[: m.start()].lower())[-(OWNED_SPAN + 1) :]
+    before = sentence_before(text[: m.start()]).lower()
+    words = re.findall(r"[\w'/-]+", before)
+    if not m.group(0).lower().endswith("d"):
+        words = words[-(OWNED_SPAN + 1) :]  # the noun: right after its owner; the participle
+        # ('our model = Llama 3.1 8B fine-tuned on Turkish') may follow the model's whole name
     at = max((i for i, w in enumerate(words) if w in owners), default=None)
     # 'my plan is to fine-tune': a verb after 'to', not a model someone owns
     return at is not None and not set(table["verb_links"]) & set(words[at:])

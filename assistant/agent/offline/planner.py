@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.agent.offline.card_roles import card_vendors
-from assistant.agent.offline.concepts import concepts_in, names_concept
+from assistant.agent.offline.concepts import concept_starts, concepts_in, names_concept
 from assistant.agent.offline.cues import asks_about_card_link, asks_which_card
 from assistant.agent.offline.entities import Entities
 from assistant.agent.offline.options import weighed_without_goal
@@ -149,6 +149,16 @@ def _with_companions(reading: Reading) -> list[str]:
     ):
         # 'how many tok/s and how much context fits in the 24GB?': the context is the fit's
         intents.append("workload_fit")
+    elif (
+        "llm_speed" in intents
+        and "workload_fit" not in intents
+        and ("concurrency" in concepts or (ent.batch_size or 0) > 1)
+        and (named_cards(ent) or ent.vram_gb)
+    ):
+        # 'how many students can chat at once, and the single-user speed?': how many requests
+        # fit together is the fit's; it leads when it is asked before the speed.
+        first = _asked_before(reading.text, "concurrency", "speed")
+        intents.insert(intents.index("llm_speed") + (0 if first else 1), "workload_fit")
     buying = "rent_vs_buy" in intents and not _names_renting(reading)
     if (
         ent.options
@@ -335,6 +345,12 @@ _DRAW_VERSUS = re.compile(
     r"(?:to|with)|face (?:à|a)|contre)\b",
     re.IGNORECASE,
 )
+
+
+def _asked_before(text: str, concept: str, other: str) -> bool:
+    """Whether the text names `concept` before `other` (or names only the first)."""
+    mine, theirs = concept_starts(concept, text), concept_starts(other, text)
+    return bool(mine) and (not theirs or mine[0] < theirs[0])
 
 
 def card_feature(key: str) -> bool:

@@ -215,17 +215,38 @@ def _concurrent_pattern() -> re.Pattern[str]:
     )
 
 
+@lru_cache(maxsize=1)
+def _users_pattern() -> re.Pattern[str]:
+    """A count, the people it counts, a verb of using the model, then a simultaneous word:
+    '10 géologues l'utilisent en même temps'."""
+    words = tables()["concurrent"]
+    uses, simultaneous = alternation(words["uses"]), alternation(words["words"])
+    return re.compile(
+        rf"(?<![\w.,])(?P<n>\d{{1,5}})\s+[^\W\d_]{{3,}}(?:\s+\S+){{0,2}}?\s+(?:{uses})\b"
+        rf"[^.?!\n]{{0,30}}?(?:{simultaneous})\b",
+        re.IGNORECASE,
+    )
+
+
 def concurrent_requests(text: str) -> int | None:
     """How many requests are served at once ('50 concurrent users', '20 requêtes simultanées',
     '10 users at the same time', 'to serve 30 people'), or None; a bare '50 users' is no count
     of simultaneous ones,
     except in a question about the KV cache or a context length, which every user being served
     holds."""
+    found = concurrent_count(text)
+    return found[0] if found else None
+
+
+def concurrent_count(text: str) -> tuple[int, int] | None:
+    """(the count of requests served at once, where it starts in the text), as
+    `concurrent_requests` reads it."""
     each_holds = _KV_CACHE.search(text) is not None or _CONTEXT.search(text) is not None
     for m in _concurrent_pattern().finditer(text):
         if m.group("before") or m.group("after") or each_holds or _served(text[: m.start()]):
-            return int(m.group("n"))
-    return None
+            return int(m.group("n")), m.start()
+    users = _users_pattern().search(text)
+    return (int(users.group("n")), users.start()) if users else None
 
 
 def _served(before: str) -> bool:

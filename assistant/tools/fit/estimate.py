@@ -281,13 +281,15 @@ def estimate(setup: Setup, rules: MemoryRules) -> Estimate:
             )
         )
         _, hidden, _ = shape(setup)
-        chunk = min(setup.context_tokens, rules.inference_prefill_chunk_tokens)
-        act = setup.batch_size * chunk * hidden * rules.activation_bytes_per_token_per_hidden
+        # One prefill chunk at a time, shared by the batch: servers (vLLM's
+        # max_num_batched_tokens, llama.cpp's batch) cap the prompt tokens computed per step.
+        chunk = min(setup.context_tokens * setup.batch_size, rules.inference_prefill_chunk_tokens)
+        act = chunk * hidden * rules.activation_bytes_per_token_per_hidden
         lines.append(
             Line(
                 "activations",
                 _gb(act, rules),
-                f"prefill workspace {setup.batch_size} x {chunk} tokens x {hidden} hidden x {rules.activation_bytes_per_token_per_hidden:g} B",
+                f"prefill workspace {chunk} tokens x {hidden} hidden x {rules.activation_bytes_per_token_per_hidden:g} B",
             )
         )
     else:

@@ -373,7 +373,8 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
             notes_fr.append(
                 "Sur un Mac, le GPU utilise déjà la mémoire unifiée : rien à décharger."
             )
-    weights_fit = _capacity_note(p, n, q.offload_fraction, notes, notes_fr)
+    batch = q.concurrent_requests
+    weights_fit = _capacity_note(p, n, q.offload_fraction, batch, notes, notes_fr)
     # prefill
     tflops = q.fp16_tflops or (p.card.fp16_tensor_tflops if p.card else None)
     prefill = ttft = None
@@ -395,6 +396,15 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         notes_fr.append(
             "Pas de débit tensoriel pour cette carte dans le catalogue : préremplissage non estimé (donnez fp16_tflops)."
         )
+    batched = None
+    if batch > 1:
+        batched = _batched(p, q, rules, tflops, n, latency, ram_bw)
+        assumptions.append(
+            f"{batch} requests at once: each step reads the weights once and every request's KV "
+            f"cache at {p.context_tokens} tokens, and computes 2 × active parameters FLOPs per "
+            f"request{' at ' + format(rules.prefill_utilisation, '.0%') + ' of the FP16 tensor TFLOPS' if tflops else ''}; "
+            "a server that batches (vLLM, SGLang, llama.cpp's parallel slots) is assumed."
+        )
     inputs: dict[str, object] = {
         "bandwidth_gbs": p.bandwidth_gbs, "efficiency": f.efficiency,
         "overhead_ms_per_32_layers": f.overhead_ms_per_32_layers, "layers": round(p.layers, 1),
@@ -408,6 +418,8 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
             "interconnect": p.interconnect,
             "allreduce_latency_us": latency,
         }
+    if batched is not None:
+        inputs |= {"concurrent_requests": batch}
     if q.offload_fraction:
         inputs |= {"offload_fraction": q.offload_fraction, "ram_bandwidth_gbs": ram_bw,
                    "cpu_efficiency": rules.cpu_efficiency}  # fmt: skip
@@ -430,7 +442,22 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         summary_fr += (
             f" Prompt : environ {prefill:.0f} tokens/s, {ttft:.1f} s pour {prompt} tokens."
         )
+    if batched is not None:
+        each, total, compute_bound = batched
+        summary += (
+            f" With {batch} requests at once: about {each:.0f} tokens/s each, {total:,.0f} "
+            "tokens/s in all."
+        )
+        summary_fr += (
+            f" Avec {batch} requêtes à la fois : environ {each:.0f} tokens/s chacune, "
+            f"{total:.0f} tokens/s en tout."
+        )
+    else:
+        each = total = None
+        compute_bound = None
     return SpeedEstimate(
+        concurrent_requests=batch, per_request_tokens_per_s=each, total_tokens_per_s=total,
+        batch_compute_bound=compute_bound,
         found=True, gpu=card_name, gpu_count=n, model=model, backend=p.backend, platform=p.platform,
         params_b=p.params_b, active_params_b=p.active_params_b, precision=p.precision,
         bits_per_param=p.bits_per_param, bandwidth_gbs=p.bandwidth_gbs, efficiency=f.efficiency,
@@ -447,16 +474,63 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     )  # fmt: skip
 
 
+def _batched(
+    p: Plan,
+    q: SpeedQuery,
+    rules: SpeedRules,
+    tflops: float | None,
+    n: int,
+    latency: float,
+    ram_bw: float,
+) -> tuple[float, float, bool]:
+    """(tokens/s of each request, tokens/s in all, compute-bound) with q.concurrent_requests
+    generated together: one step reads the weights once and each request's KV cache, and
+    computes 2 × active parameters FLOPs per request; the slower of the two sets the step."""
+    batch = q.concurrent_requests
+    f = p.fitted
+    t = decode_time(
+        p.weights_gb + batch * p.kv_gb, p.bandwidth_gbs, f.efficiency, f.overhead_ms_per_32_layers,
+        p.layers, gpu_count=n, split=p.split, allreduce_latency_us=latency,
+        layer_split_hop_ms=rules.layer_split_hop_ms, offload_fraction=q.offload_fraction,
+        ram_bandwidth_gbs=ram_bw, cpu_efficiency=rules.cpu_efficiency,
+    )  # fmt: skip
+    step = t.total_s
+    compute_bound = False
+    if tflops:
+        scale = n if (n > 1 and p.split == "tensor") else 1
+        compute_s = batch / prefill_tokens_per_s(
+            p.active_params_b, tflops * scale, rules.prefill_utilisation
+        )
+        compute_bound = compute_s > t.memory_s
+        step = max(step, compute_s + t.overhead_s + t.communication_s)
+    return 1.0 / step, batch / step, compute_bound
+
+
 def _capacity_note(
-    p: Plan, n: int, offload: float, notes: list[str], notes_fr: list[str]
+    p: Plan, n: int, offload: float, batch: int, notes: list[str], notes_fr: list[str]
 ) -> bool | None:
     """Whether the weights (less what is offloaded) fit the cards' memory, None without a card
-    size; a note when they do not."""
+    size; a note when they do not, or when the KV cache of the requests served together does not
+    fit beside them."""
     if p.card is None or p.card.vram_gb is None:
         return None
     weights_total = p.params_b * p.bits_per_param / 8
     capacity = load_memory_rules().card_capacity_gb(p.card.vram_gb) * n
     fits = weights_total * (1 - offload) <= capacity
+    kv_total = batch * p.kv_gb
+    if fits and batch > 1 and weights_total * (1 - offload) + kv_total > capacity:
+        room = max(capacity - weights_total * (1 - offload), 0.0)
+        most = int(room / p.kv_gb) if p.kv_gb else 0
+        notes.append(
+            f"The KV cache of {batch} requests at {p.context_tokens} tokens ({kv_total:.1f} GB) "
+            f"does not fit beside the weights: about {most} fit at once (workload_fit gives the "
+            "exact count); the server queues the others."
+        )
+        notes_fr.append(
+            f"Le cache KV de {batch} requêtes à {p.context_tokens} tokens ({kv_total:.1f} Go) ne "
+            f"tient pas à côté des poids : environ {most} tiennent à la fois (workload_fit donne "
+            "le compte exact) ; le serveur met les autres en file d'attente."
+        )
     if not fits:
         notes.append(
             f"The weights alone ({weights_total:.1f} GB) do not fit in {p.card.vram_gb * n:g} GB of GPU memory: "

@@ -91,6 +91,13 @@ class SpeedQuery(BaseModel):
     ram_bandwidth_gbs: float | None = Field(
         default=None, gt=0, le=10_000, description="System RAM bandwidth in GB/s, for offload"
     )
+    concurrent_requests: int = Field(
+        default=1,
+        ge=1,
+        le=4096,
+        description="Requests generated together by a server (vLLM, llama.cpp's parallel slots): "
+        "each request's speed and the total are estimated",
+    )
 
 
 class SpeedEstimate(BaseModel):
@@ -141,6 +148,18 @@ class SpeedEstimate(BaseModel):
     prefill_tokens_per_s: float | None = None
     prompt_tokens: int | None = None
     time_to_first_token_s: float | None = None
+    concurrent_requests: int = 1
+    per_request_tokens_per_s: float | None = Field(
+        default=None, description="With several requests at once: each one's decode speed"
+    )
+    total_tokens_per_s: float | None = Field(
+        default=None, description="With several requests at once: all of them together"
+    )
+    batch_compute_bound: bool | None = Field(
+        default=None,
+        description="With several requests at once: whether the card's arithmetic, not its "
+        "memory bandwidth, limits each step",
+    )
     weights_fit: bool | None = Field(
         default=None,
         description="Whether the weights (less the offloaded share) fit the cards' memory; None "

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.sentences import SENTENCE_BREAK
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import bullet_list, num, pick
 from assistant.language import Lang
@@ -170,7 +172,10 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
         f"La génération est limitée par la bande passante mémoire : chaque token lit {num(result.bytes_per_token_gb, lang, 2)} Go "
         f"à {num(result.bandwidth_gbs, lang, 0)} Go/s ({result.backend}, efficacité {num((result.efficiency or 0) * 100, lang, 0)} %).",
     )
+    together = _together(result, cards, lang)
     parts = [head, why]
+    if together:
+        parts = [together, head, why] if _together_first(question) else [head, together, why]
     seen = _against_observed(result, question, lang)
     if seen:
         parts = [seen, why]
@@ -194,6 +199,51 @@ def render(result: SpeedEstimate, question: str, lang: Lang) -> str:
         f"<sub>{pick(lang, 'Formula: ' + result.formula, 'Formule : ' + result.formula_fr)}</sub>"
     )
     return "\n\n".join(parts)
+
+
+def _together_first(question: str) -> bool:
+    """Whether the requests served at once are asked about before one request's speed ('what
+    total for 20 users at once?' rather than 'how fast for one user? and for 10 at once?')."""
+    from assistant.agent.offline.concepts import concept_starts
+    from assistant.agent.offline.usage import concurrent_count
+
+    found = concurrent_count(question)
+    speed = concept_starts("speed", question)
+    if found is None or not speed:
+        return True
+    ends = [m.end() for m in SENTENCE_BREAK.finditer(question)]
+    return bisect_right(ends, found[1]) <= bisect_right(ends, speed[0])  # same sentence or before
+
+
+def _together(result: SpeedEstimate, cards: str | None, lang: Lang) -> str:
+    """With several requests served at once: each one's speed and the total, first."""
+    batch, each, total = (
+        result.concurrent_requests,
+        result.per_request_tokens_per_s,
+        result.total_tokens_per_s,
+    )
+    if batch <= 1 or not each or not total:
+        return ""
+    limit = (
+        pick(lang, "the card's arithmetic", "le calcul de la carte")
+        if result.batch_compute_bound
+        else pick(lang, "memory bandwidth", "la bande passante mémoire")
+    )
+    return pick(
+        lang,
+        f"**With {batch} requests at once: about {num(each, lang, 0)} tokens/s each, "
+        f"{num(total, lang, 0)} tokens/s in all** for {result.model} in {result.precision} on "
+        f"{cards}, at {num(result.context_tokens or 0, lang, 0)} tokens of context each. A server "
+        "that batches requests (vLLM, SGLang, llama.cpp's parallel slots) reads the weights once "
+        f"per step for all of them; each request's KV cache is read too, and {limit} sets the "
+        "step.",
+        f"**Avec {batch} requêtes à la fois : environ {num(each, lang, 0)} tokens/s chacune, "
+        f"{num(total, lang, 0)} tokens/s en tout** pour {result.model} en {result.precision} "
+        f"sur {cards}, à {num(result.context_tokens or 0, lang, 0)} tokens de contexte chacune. Un "
+        "serveur qui regroupe les requêtes (vLLM, SGLang, les slots parallèles de llama.cpp) lit "
+        "les poids une fois par pas pour toutes ; le cache KV de chaque requête est lu aussi, et "
+        f"{limit} fixe la durée du pas.",
+    )
 
 
 def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
@@ -308,6 +358,8 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         return [{**args, "gpu": card, "gpu_count": ent.card_counts.get(card, 1)} for card in cards]
     if ent.gpu_count and ent.gpu_count > 1:
         args["gpu_count"] = ent.gpu_count
+    if ent.batch_size and ent.batch_size > 1:
+        args["concurrent_requests"] = ent.batch_size  # '10 users at the same time'
     return [args]
 
 
@@ -325,6 +377,7 @@ SKILL = Skill(
         "precision",
         "context_tokens",
         "gpu_count",
+        "batch_size",
     ),
     needs=("models", "model_size_b"),
     concepts=("speed",),

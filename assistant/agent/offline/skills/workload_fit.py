@@ -368,8 +368,11 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
         return None  # one card holds it: the plain verdict answers
     if not result.by_precision and (result.cards_needed or 1) <= 1:
         return None
+    from assistant.knowledge.models import load_memory_rules
+
+    usable = capacity * load_memory_rules().fits_below_fraction  # the fit's own 'fits' line
     rows = [
-        (math.ceil(o.total_gb / capacity), o.precision, gb(o.total_gb, lang))
+        (math.ceil(o.total_gb / usable), o.precision, gb(o.total_gb, lang))
         for o in result.by_precision
         if o.total_gb and o.runs != "no"
     ]

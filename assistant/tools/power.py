@@ -54,6 +54,13 @@ class PowerQuery(MoneyQuery):
         le=50_000,
         description="Draw of the rest of each machine (CPU, board, fans, power-supply losses), in watts",
     )
+    system_idle_w: float | None = Field(
+        default=None,
+        ge=0,
+        le=50_000,
+        description="Draw of the rest of each machine while the cards idle, in watts (default: "
+        "system_w); with idle_w 0, a whole machine's idle draw as measured ('the box idles at 120 W')",
+    )
     servers: bool = Field(
         default=False,
         description="The cards sit in servers: the rest of each server is taken from the vendor's system rating where the data has one, and a server runs 24 h a day unless told otherwise",
@@ -192,6 +199,9 @@ class PowerCost(CostResult):
     )
     power_basis: str | None = Field(default=None, description="typical (sourced) / TDP / given")
     idle_w: float | None = None
+    system_idle_w: float | None = Field(
+        default=None, description="The rest of each machine while idle, when given apart"
+    )
     hours_per_day: float | None = None
     idle_hours_per_day: float = 0.0
     electricity_price_per_kwh: float | None = None
@@ -314,7 +324,8 @@ def power_cost(q: PowerQuery) -> PowerCost:
     )
     n = q.gpu_count
     idle_hours = min(q.idle_hours_per_day, 24 - hours)
-    rest_day = rest_w * machines * (hours + idle_hours)
+    rest_idle = rest_w if q.system_idle_w is None else q.system_idle_w
+    rest_day = (rest_w * hours + rest_idle * idle_hours) * machines
     kwh_day = ((watts * hours + idle * idle_hours) * n + rest_day) / 1000 * pue
     total_w = watts * n + rest_w * machines
     per_hour = total_w / 1000 * price * pue
@@ -354,11 +365,11 @@ def power_cost(q: PowerQuery) -> PowerCost:
     year_days = q.days_per_month * 12 if working_days else DAYS_PER_YEAR
     per_month, per_year = per_day * q.days_per_month, per_day * year_days
     kwh_month = kwh_day * q.days_per_month
-    idle_kwh_month = (idle * n + rest_w * machines) * idle_hours / 1000 * pue * q.days_per_month
-    if q.always_on and working_days and idle:
+    idle_kwh_month = (idle * n + rest_idle * machines) * idle_hours / 1000 * pue * q.days_per_month
+    if q.always_on and working_days and (idle or rest_idle):
         # Left on: the calendar's other days are idle all day (cards and the rest of the machine).
         off_days = DAYS_PER_YEAR / 12 - q.days_per_month
-        kwh_off = (idle * n + rest_w * machines) * 24 / 1000 * pue
+        kwh_off = (idle * n + rest_idle * machines) * 24 / 1000 * pue
         kwh_month += kwh_off * off_days
         idle_kwh_month += kwh_off * off_days
         per_month += kwh_off * off_days * price
@@ -369,6 +380,10 @@ def power_cost(q: PowerQuery) -> PowerCost:
         )
     idle_en = f" and idle at {idle * n:g} W for {idle_hours:g} h" if idle_hours else ""
     idle_fr = f" et au repos à {idle * n:g} W pendant {idle_hours:g} h" if idle_hours else ""
+    if idle_hours and q.system_idle_w is not None:
+        whole_idle = idle * n + rest_idle * machines
+        idle_en = f" and idle at {whole_idle:g} W in all for {idle_hours:g} h"
+        idle_fr = f" et au repos à {whole_idle:g} W en tout pendant {idle_hours:g} h"
     if rest_w or q.pue:
         pue_en = f" × PUE {pue:g}" if q.pue else ""
         where = f"{machines} machines" if machines > 1 else "the machine"
@@ -415,7 +430,7 @@ def power_cost(q: PowerQuery) -> PowerCost:
         summary_fr = f"Alimentation : {psu.psu_w:g} W {mot} pour {who} ({psu.recommended_w:g} W recommandés, {comment}). {summary_fr}"
     return PowerCost(
         gpu=name if card or q.gpu else None, power_w=watts, power_basis=basis, idle_w=idle,
-        machines=machines, system_w=rest_w, pue=pue, total_w=total_w,
+        machines=machines, system_w=rest_w, pue=pue, total_w=total_w, system_idle_w=q.system_idle_w,
         system=system.name if system and q.system_w is None else None,
         system_max_w=system.max_w if system and q.system_w is None else None,
         system_estimated=stand_in,

@@ -56,7 +56,8 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
         f"{draw} pendant {num(result.hours_per_day or 0, lang, 1)} h par jour",
     )
     if result.idle_hours_per_day:
-        idle = num((result.idle_w or 0) * n, lang, 0)
+        machine_idle = (result.system_idle_w or 0) * (result.machines or 1)
+        idle = num((result.idle_w or 0) * n + machine_idle, lang, 0)
         use += pick(
             lang,
             f" + idle at {idle} W for {num(result.idle_hours_per_day, lang, 1)} h",
@@ -434,14 +435,17 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
     same = a.hours_per_day == b.hours_per_day
     span = pick(lang, f" and {hours} h a day", f" et {hours} h par jour") if same else ""
     work = "" if same else pick(lang, " for the same work", " pour le même travail")
+    # The second card named is the one weighed against the first ('and if I move to a B580?'):
+    # its cost, and how much more or less than the first's.
+    more = cost(b) > cost(a)
     head = pick(
         lang,
-        f"**At {_price(a, lang)}{span}{work}, {card(cheap)} costs {money(cost(cheap), cur, lang)} "
-        f"{period} in electricity against {money(cost(dear), cur, lang)} for {card(dear)}: {saving} "
-        f"{period} less.**",
-        f"**À {_price(a, lang)}{span}{work}, {card(cheap)} coûte {money(cost(cheap), cur, lang)} "
-        f"{period} d'électricité contre {money(cost(dear), cur, lang)} pour {card(dear)} : {saving} "
-        f"{period} de moins.**",
+        f"**At {_price(a, lang)}{span}{work}, {card(b)} costs {money(cost(b), cur, lang)} "
+        f"{period} in electricity against {money(cost(a), cur, lang)} for {card(a)}: {saving} "
+        f"{period} {'more' if more else 'less'}.**",
+        f"**À {_price(a, lang)}{span}{work}, {card(b)} coûte {money(cost(b), cur, lang)} "
+        f"{period} d'électricité contre {money(cost(a), cur, lang)} pour {card(a)} : {saving} "
+        f"{period} {'de plus' if more else 'de moins'}.**",
     )
     lines = [f"- {_lead(r, yearly, lang).replace('**', '')}" for r in (a, b)]
     return "\n\n".join(
@@ -529,6 +533,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if work and idle is None and ent.utilisation and ent.utilisation < 1:
         # 'on 24/7, idle about 80 % of the time': busy a share of the hours, idle the rest
         work, idle = work * ent.utilisation, work * (1 - ent.utilisation)
+    idle_w, machine_idle = ent.idle_w, None
+    if idle_w is not None and whole.rest_w and idle_w < whole.rest_w and not whole.machines:
+        # 'the box (600 W card + 250 W rest) idles at ~120 W': an idle draw below what the rest
+        # of the machine draws working is the whole machine's, whichever card it holds
+        idle_w, machine_idle = 0.0, ent.idle_w
     calls = []
     for card in cards or [None]:
         own = ent.card_power_w.get(card) if card else None
@@ -542,10 +551,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             count = whole.machines
         calls.append({
             "gpu": card, "power_w": own if own is not None or not alone else ent.power_w,
-            "idle_w": ent.idle_w if alone else None,
+            "idle_w": idle_w if alone or machine_idle is not None else None,
+            "system_idle_w": machine_idle,
             # A stated energy figure is checked against the most the cards can draw: all day.
             "hours_per_day": work or (HOURS_PER_DAY if checked else None),
-            "idle_hours_per_day": idle if alone else None,
+            "idle_hours_per_day": idle if alone or machine_idle is not None else None,
             "gpu_count": count or 1, "days_per_month": whole.days_per_month,
             "always_on": whole.always_on if alone else None,
             "currency": currency, "usd_per_eur": ent.usd_per_eur,
@@ -591,7 +601,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # the capped one.
         stated = ent.power_w if ent.power_w != whole.power_cap_w else None
         return [{**calls[0], "power_w": stated}, {**calls[0], "power_w": whole.power_cap_w}]
-    if len(calls) == 1 and len(whole.power_options) >= MAX_COMPARED and ent.idle_w is None:
+    if (
+        len(calls) == 1
+        and len(whole.power_options) >= MAX_COMPARED
+        and (ent.idle_w is None or ent.idle_w not in whole.power_options)
+    ):
         # One card at two draws ('600 W, or the 300 W version?'): each draw priced, as asked.
         first, second = whole.power_options[:MAX_COMPARED]
         calls = [{**calls[0], "power_w": watts} for watts in (first, second)]

@@ -231,7 +231,28 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history) or _leans_on_history(reading.intents, own, history):
         _complete_from_history(reading, own, history)
+    elif history:
+        _carry_cards(reading, own, history)
     return reading
+
+
+# What a question that names no card takes from the asker's earlier turns: the card they said
+# they have, how many, and its memory.
+CARRIED_CARD_SLOTS = ("gpus", "unknown_gpus", "gpu_count", "gpu_counts", "card_memory", "vram_gb")
+
+
+def _carry_cards(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
+    """A new question that names no card ('which model size should I pick?') is about the card
+    the asker named in an earlier turn ('I have a Radeon RX 7800 XT (16gb)'), the latest one."""
+    if own.gpus or own.unknown_gpus or own.vram_gb:
+        return
+    turns = _previous_user_turns(history)
+    for n in range(len(turns) - 1, -1, -1):
+        earlier = extract_entities(correct_typos(turns[n]))
+        if earlier.gpus or earlier.unknown_gpus:
+            carried = {slot: getattr(earlier, slot) for slot in CARRIED_CARD_SLOTS}
+            reading.entities = reading.entities.model_copy(update=carried)
+            return
 
 
 _QUESTION_WORD = re.compile(

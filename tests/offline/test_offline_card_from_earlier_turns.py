@@ -1,0 +1,29 @@
+"""A question that names no card is about the card the asker named in an earlier turn."""
+
+from __future__ import annotations
+
+from assistant import ask
+
+RADEON = [{"role": "user", "content": "I have a Radeon RX 7800 XT (16gb) in my Windows 11 PC. Can I run a local chat model without CUDA?"}]
+TWO_CARDS = [{"role": "user", "content": "On a une station avec 2 RTX 4060 Ti 16 Go. Les deux cartes s'additionnent-elles ?"}]
+
+
+def test_the_earlier_card_is_the_one_the_new_question_is_about() -> None:
+    answer = ask("which model size should I pick, and how fast will the words come out?", history=RADEON)
+    assert any(c.arguments.get("gpu") == "Radeon RX 7800 XT" for c in answer.tool_calls)
+
+
+def test_the_earlier_cards_count_carries_too() -> None:
+    answer = ask(
+        "Pour l'inférence, Qwen2.5-32B en Q4 réparti sur les 2 cartes avec llama.cpp : quelle vitesse ?",
+        history=TWO_CARDS,
+    )
+    speed = next(c for c in answer.tool_calls if c.name == "llm_speed")
+    assert speed.arguments["gpu"] == "GeForce RTX 4060 Ti 16GB"
+    assert speed.arguments["gpu_count"] == 2
+
+
+def test_a_card_the_new_question_names_wins() -> None:
+    answer = ask("How fast is Llama 3.1 8B at q4 on an RTX 3060?", history=RADEON)
+    speed = next(c for c in answer.tool_calls if c.name == "llm_speed")
+    assert speed.arguments["gpu"] == "GeForce RTX 3060 12GB"

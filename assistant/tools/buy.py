@@ -58,6 +58,14 @@ class RentVsBuyQuery(MoneyQuery):
         description="Rental price per card and hour in `currency` (default: the price data's "
         "typical); gpu_count cards are rented",
     )
+    rent_per_month_flat: float | None = Field(
+        default=None,
+        gt=0,
+        le=MAX_PRICE,
+        description="The alternative at a fixed price a month instead of by the hour (a GPU "
+        "rented by the month, a notebook subscription such as Colab Pro), in `currency`; "
+        "replaces rent_rate",
+    )
     hours_per_day: float = Field(
         default=DEFAULT_HOURS_PER_DAY, ge=0.01, le=24, description="Hours of use per day"
     )
@@ -192,6 +200,9 @@ class RentVsBuy(CostResult):
     own_total: float | None = Field(
         default=None, description="Owning over the period: purchase − resale + electricity"
     )
+    rent_per_month_flat: float | None = Field(
+        default=None, description="The alternative's flat price a month, when it is one"
+    )
     break_even_hours: float | None = Field(
         default=None, description="None when buying never pays off"
     )
@@ -229,7 +240,11 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
     )
     if known_price is not None and name is None:
         name = known_price.gpu  # a card the price data knows though the catalog does not
-    if q.gpu is not None and name is None and (q.purchase_price is None or q.rent_rate is None):
+    if (
+        q.gpu is not None
+        and name is None
+        and (q.purchase_price is None or (q.rent_rate is None and q.rent_per_month_flat is None))
+    ):
         return RentVsBuy(
             found=False, message=f"Unknown GPU {q.gpu!r}.", suggestions=gpu_suggestions(q.gpu),
             summary=f"I don't know a GPU called {q.gpu!r}.", assumptions=assumptions, **base,
@@ -248,6 +263,14 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
             f"Purchase price: the median of {found.n} sourced figure(s) ({found.kind})."
         )
     rate = q.rent_rate
+    if q.rent_per_month_flat is not None:
+        # A flat monthly price, spread over the hours of use a month: what an hour of it costs.
+        month_hours = per_day * q.days_per_month
+        rate = q.rent_per_month_flat / month_hours
+        assumptions.append(
+            f"Rent: {format_money(q.rent_per_month_flat, cur)} a month whatever the use, that is "
+            f"{format_money(rate, cur)}/h over the {month_hours:,.0f} h of use a month."
+        )
     if rate is None:
         assert q.gpu is not None
         rng = hourly_price_range(q.gpu, currency=cur, usd_per_eur=usd_per_eur)
@@ -261,7 +284,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         assumptions.append(
             f"Rent rate: the median of {rng.n} sourced hourly price(s) (spot excluded)."
         )
-    if q.gpu_count > 1:
+    if q.gpu_count > 1 and q.rent_per_month_flat is None:
         assumptions.append(f"Rent: {format_money(rate, cur)}/h per card × {q.gpu_count} cards.")
         rate *= q.gpu_count
     power = q.power_w
@@ -322,6 +345,7 @@ def rent_vs_buy(q: RentVsBuyQuery) -> RentVsBuy:
         idle_power_w=q.idle_power_w if idle else None,
         idle_hours_per_month=idle[0] if idle else None, idle_per_month=idle[1] if idle else None,
         running_per_month=q.running_per_month, running_includes_power=q.running_includes_power,
+        rent_per_month_flat=q.rent_per_month_flat,
         saving_per_hour=saving, assumptions=assumptions, sources=sources,
         rent_per_month=rate * per_day * q.days_per_month, hours_used=used,
         rent_total=rate * used if used is not None else None,

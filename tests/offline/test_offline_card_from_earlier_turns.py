@@ -4,12 +4,24 @@ from __future__ import annotations
 
 from assistant import ask
 
-RADEON = [{"role": "user", "content": "I have a Radeon RX 7800 XT (16gb) in my Windows 11 PC. Can I run a local chat model without CUDA?"}]
-TWO_CARDS = [{"role": "user", "content": "On a une station avec 2 RTX 4060 Ti 16 Go. Les deux cartes s'additionnent-elles ?"}]
+RADEON = [
+    {
+        "role": "user",
+        "content": "I have a Radeon RX 7800 XT (16gb) in my Windows 11 PC. Can I run a local chat model without CUDA?",
+    }
+]
+TWO_CARDS = [
+    {
+        "role": "user",
+        "content": "On a une station avec 2 RTX 4060 Ti 16 Go. Les deux cartes s'additionnent-elles ?",
+    }
+]
 
 
 def test_the_earlier_card_is_the_one_the_new_question_is_about() -> None:
-    answer = ask("which model size should I pick, and how fast will the words come out?", history=RADEON)
+    answer = ask(
+        "which model size should I pick, and how fast will the words come out?", history=RADEON
+    )
     assert any(c.arguments.get("gpu") == "Radeon RX 7800 XT" for c in answer.tool_calls)
 
 

@@ -35,5 +35,7 @@ def test_one_users_speed_then_ten_at_once_in_french() -> None:
 
 
 def test_a_total_for_users_at_once_leads_when_asked_first() -> None:
-    answer = ask("What total throughput do I get serving 20 users at once with Qwen 14B on an L40S?")
+    answer = ask(
+        "What total throughput do I get serving 20 users at once with Qwen 14B on an L40S?"
+    )
     assert _bold_heads(answer.text)[0].startswith("**With 20 requests at once")

@@ -27,7 +27,9 @@ def test_spot_is_the_instance_not_the_verb(text: str, spot: bool) -> None:
 
 
 def test_a_spot_discount_on_the_stated_on_demand_rate() -> None:
-    answer = ask("On-demand is $1.20/h. Spot at ~65% off: worth it for a 10 h job with checkpoints?")
+    answer = ask(
+        "On-demand is $1.20/h. Spot at ~65% off: worth it for a 10 h job with checkpoints?"
+    )
     call = next(c for c in answer.tool_calls if c.name == "spot_vs_dedicated")
     assert call.arguments["dedicated_rate"] == 1.2
     assert call.arguments["spot_rate"] == pytest.approx(0.42)

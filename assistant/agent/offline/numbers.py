@@ -137,6 +137,10 @@ class Duration(BaseModel):
     unit: str = "hour"
     count: float = 1.0
     start: int = Field(default=0, description="Where it starts in the text")
+    per_month: float | None = Field(
+        default=None,
+        description="Hours a month, when the rate was said per month ('40 h par mois')",
+    )
 
 
 def _number(raw: str) -> float | None:
@@ -298,6 +302,7 @@ def parse_durations(text: str) -> list[Duration]:
                     Duration(
                         text=m.group(0).strip(),
                         per_day=hours / _PER_DAY_DIVISOR[key],
+                        per_month=hours if key == "month" else None,
                         unit=unit,
                         count=count,
                     ),

@@ -150,6 +150,27 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
     return strong
 
 
+# A follow-up whose own reading is this sure of a tool, and gives what the tool needs, is a new
+# question ('Sinon je peux louer : une RTX 4090 à 0,34 $/h, 40 h par mois, combien ?').
+SELF_CONTAINED_SCORE = 0.9
+
+
+def _self_contained(text: str, ent: Entities) -> list[str]:
+    """The follow-up's own tool intent, when it is sure of it and names what the tool needs."""
+    from assistant.agent.offline.skills.registry import get_skill
+
+    result = classify(text, ent)
+    top = result.scores[0] if result.scores else None
+    if top is None or top.intent not in tool_intents() or top.score < SELF_CONTAINED_SCORE:
+        return []
+    skill = get_skill(top.intent)
+    if skill is None or not ent.has_facts():
+        return []
+    if skill.needs and not any(_filled(ent, s) for s in skill.needs):
+        return []
+    return [top.intent]
+
+
 def names_the_domain(text: str, ent: Entities) -> bool:
     """The text names a card, a model, a GPU feature or the domain's own words (not words any
     request uses, such as "can you recommend")."""
@@ -314,8 +335,11 @@ def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[
     prev_tools = prev.tool_intents
     reading.follow_up = True
     reading.previous_intents = prev_tools
+    confident = _self_contained(reading.text, own)
     if strong:
         reading.intents = strong
+    elif confident:
+        reading.intents = confident
     elif prev_tools:
         reading.intents = _adapt_previous(prev_tools, reading.entities, own)
     reading.clause_entities = {}

@@ -442,6 +442,9 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         summary_fr += (
             f" Prompt : environ {prefill:.0f} tokens/s, {ttft:.1f} s pour {prompt} tokens."
         )
+    each: float | None = None
+    total: float | None = None
+    compute_bound: bool | None = None
     if batched is not None:
         each, total, compute_bound = batched
         summary += (
@@ -452,9 +455,6 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
             f" Avec {batch} requêtes à la fois : environ {each:.0f} tokens/s chacune, "
             f"{total:.0f} tokens/s en tout."
         )
-    else:
-        each = total = None
-        compute_bound = None
     return SpeedEstimate(
         concurrent_requests=batch, per_request_tokens_per_s=each, total_tokens_per_s=total,
         batch_compute_bound=compute_bound,

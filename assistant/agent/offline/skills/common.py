@@ -10,6 +10,7 @@ from assistant.language import Lang
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities, MoneyMention
+    from assistant.money import Currency
 
 MAX_CARDS = 4  # "H100, GH200, A100 and RTX 6000 Ada: FP64?" compares all four
 
@@ -217,3 +218,18 @@ def memory_pick(able: list[str], lang: Lang) -> str:
         f" At a similar price, take the **{best.name}**: {why}.",
         f" À prix comparable, prenez la **{best.name}** : {why}.",
     )
+
+
+def at_stated_rate(amount: float, currency: Currency, question: str, lang: Lang) -> str:
+    """' (≈ $175 at the rate you give)': an amount also in the other currency of a rate the
+    question states ('use ~ARS 1,200 per USD'); '' when it states none for this currency."""
+    from assistant.agent.offline.texts import money
+    from assistant.money import convert_stated, parse_pair_rates
+
+    pairs = parse_pair_rates(question)
+    pair = next((p for p in pairs if currency in (p.base, p.quote)), None)
+    if pair is None:
+        return ""
+    other = pair.base if pair.quote == currency else pair.quote
+    shown = money(convert_stated(amount, currency, other, pairs), other, lang)
+    return pick(lang, f" (≈ {shown} at the rate you give)", f" (≈ {shown} au taux indiqué)")

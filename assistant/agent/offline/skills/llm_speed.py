@@ -5,8 +5,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.sentences import SENTENCE_BREAK
+from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import bullet_list, num, pick
 from assistant.language import Lang

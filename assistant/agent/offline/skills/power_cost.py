@@ -12,6 +12,7 @@ from assistant.agent.offline.quantities import HOURS_PER_DAY, asks_per_year, phr
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
+    at_stated_rate,
     currency_of,
     electricity_price,
     named_cards,
@@ -22,7 +23,7 @@ from assistant.agent.offline.skills.common import (
 from assistant.agent.offline.skills.energy_check import check_energy
 from assistant.agent.offline.texts import money, num, pick
 from assistant.language import Lang
-from assistant.money import Currency, format_unit_price
+from assistant.money import format_unit_price
 from assistant.tools.power import BatteryRuntime, PowerCost
 
 if TYPE_CHECKING:
@@ -297,20 +298,6 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     )
 
 
-def _at_stated_rate(amount: float, currency: Currency, question: str, lang: Lang) -> str:
-    """' (≈ $175 at the rate you give)': an amount also in the other currency of a rate the
-    question states ('use ~ARS 1,200 per USD'); '' when it states none for this currency."""
-    from assistant.money import convert_stated, parse_pair_rates
-
-    pairs = parse_pair_rates(question)
-    pair = next((p for p in pairs if currency in (p.base, p.quote)), None)
-    if pair is None:
-        return ""
-    other = pair.base if pair.quote == currency else pair.quote
-    shown = money(convert_stated(amount, currency, other, pairs), other, lang)
-    return pick(lang, f" (≈ {shown} at the rate you give)", f" (≈ {shown} au taux indiqué)")
-
-
 def _outage_check(battery: BatteryRuntime, question: str, lang: Lang) -> str:
     """': a 4 h outage is not covered': the runtime against an outage the question names."""
     from assistant.agent.offline.numbers import parse_durations
@@ -427,7 +414,7 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
         return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
 
     cheap, dear = sorted((a, b), key=cost)
-    saving = money(cost(dear) - cost(cheap), cur, lang) + _at_stated_rate(
+    saving = money(cost(dear) - cost(cheap), cur, lang) + at_stated_rate(
         cost(dear) - cost(cheap), cur, question, lang
     )
     hours = num(a.hours_per_day or 0, lang, 1)

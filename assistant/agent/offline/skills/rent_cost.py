@@ -9,6 +9,7 @@ from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
+    at_stated_rate,
     card_positions,
     card_priced,
     hourly_rates,
@@ -121,7 +122,7 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     cur = result.currency
     gpu = result.gpu or pick(lang, "the card", "la carte")
     asked = extract_entities(question)
-    text = _cost_sentence(result, gpu, _duration_words(result, asked, lang), lang)
+    text = _cost_sentence(result, gpu, _duration_words(result, asked, lang), lang, question)
     # Amounts as the question reads them, card numbers aside ("a 5090 at 2500 €" is 2500 €).
     budget = next((m for m in asked.budgets if m.currency == cur), None)
     if budget is not None and result.rate_typical and not parse_durations(question):
@@ -155,14 +156,18 @@ def _duration_words(result: RentCost, asked: Entities, lang: Lang) -> str:
     return f"{said.text} ({hours_words})"
 
 
-def _cost_sentence(result: RentCost, gpu: str, duration: str, lang: Lang) -> str:
-    """'**8 × H100 for 11 days (264 h) at $2.85/GPU-h: $6,019.**', or the range of the data."""
+def _cost_sentence(
+    result: RentCost, gpu: str, duration: str, lang: Lang, question: str = ""
+) -> str:
+    """'**8 × H100 for 11 days (264 h) at $2.85/GPU-h: $6,019.**', or the range of the data (and
+    the total at an exchange rate the question states)."""
     cur, n = result.currency, result.gpu_count
     who = f"{n} × {gpu}" if n > 1 else gpu
     billed = result.hours if result.hours_billed is None else result.hours_billed
     if result.n_prices == 0 and result.rate_typical is not None:
         rate = f"{money(result.rate_typical, cur, lang)}/{pick(lang, 'GPU-h', 'h par GPU')}"
-        total = money(result.cost_typical or 0.0, cur, lang)
+        amount = result.cost_typical or 0.0
+        total = money(amount, cur, lang) + at_stated_rate(amount, cur, question, lang)
         return pick(
             lang,
             f"**{who} for {duration} at {rate}: {total}**"
@@ -222,6 +227,9 @@ def _monthly_hours(ent: Entities) -> float | None:
     when it gives hours a day and no total."""
     if ent.total_hours or not ent.hours_per_day:
         return None
+    said = next((d.per_month for d in ent.durations if d.per_day == ent.hours_per_day), None)
+    if said and not ent.days_per_month:
+        return said  # '~40 h par mois': the month's hours as said
     return ent.hours_per_day * (ent.days_per_month or DAYS_PER_MONTH)
 
 

@@ -161,6 +161,41 @@ def _head(result: RentVsBuy, gpu: str, lang: Lang, period: str | None = None) ->
     return head
 
 
+def _flat_head(result: RentVsBuy, gpu: str, lang: Lang) -> str:
+    """Against a flat price a month: the months until buying pays off, with and without the
+    owner's electricity (which grows with use, while the rent does not)."""
+    flat, cur = result.rent_per_month_flat, result.currency
+    if not flat or result.net_purchase is None:
+        return ""
+    price, rent = money(result.purchase_price, cur, lang), money(flat, cur, lang)
+    power = (result.electricity_per_hour or 0.0) * result.hours_per_day * result.days_per_month
+    plain = num(result.net_purchase / flat, lang, 0)
+    if result.break_even_months is None:
+        return pick(
+            lang,
+            f"**Against {rent} a month, buying {gpu} at {price} never pays off**: its electricity "
+            f"at {num(result.hours_per_day, lang, 1)} h a day ({money(power, cur, lang)} a month) "
+            f"costs as much as the rent. Without electricity it would take {plain} months.",
+            f"**Face à {rent} par mois, acheter {gpu} à {price} n'est jamais rentabilisé** : son "
+            f"électricité à {num(result.hours_per_day, lang, 1)} h par jour "
+            f"({money(power, cur, lang)} par mois) coûte autant que la location. Sans "
+            f"l'électricité, il faudrait {plain} mois.",
+        )
+    months = num(result.break_even_months, lang, 0)
+    years = num(result.break_even_months / 12, lang, 1)
+    return pick(
+        lang,
+        f"**Against {rent} a month, buying {gpu} at {price} pays off after about {months} "
+        f"months** ({years} years), counting its electricity at "
+        f"{num(result.hours_per_day, lang, 1)} h a day ({money(power, cur, lang)} a month); "
+        f"the purchase alone is {plain} months of rent.",
+        f"**Face à {rent} par mois, acheter {gpu} à {price} est rentabilisé après environ "
+        f"{months} mois** ({years} ans), électricité comprise à {num(result.hours_per_day, lang, 1)} h "
+        f"par jour ({money(power, cur, lang)} par mois) ; l'achat seul vaut {plain} mois de "
+        "location.",
+    )
+
+
 def _daily_use_assumed(result: RentVsBuy, question: str, lang: Lang) -> str:
     """The daily use the figures take when the question gives no daily rate, and why."""
     if always_on(question):
@@ -190,14 +225,17 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     gpu = result.gpu or "?"
     if result.gpu_count > 1:
         gpu = f"{result.gpu_count} × {gpu}"
-    head = _head(result, gpu, lang, period_span(question)[0] if result.period_hours else None)
+    head = _flat_head(result, gpu, lang) or _head(
+        result, gpu, lang, period_span(question)[0] if result.period_hours else None
+    )
     if (
         not any(d.per_day for d in parse_durations(question))
         and result.utilisation == 1
         and _repeated_use(ent)[0] is None  # a job repeated is a use given, not assumed
     ):
         head += _daily_use_assumed(result, question, lang)
-        head += _daily_use_needed(result.break_even_hours, lang)
+        if not result.rent_per_month_flat:  # a flat price a month: more use costs no more rent
+            head += _daily_use_needed(result.break_even_hours, lang)
     if _PRICE.search(question) and not mentions_rent(question) and result.purchase_price:
         price = money(result.purchase_price, cur, lang)
         head = (
@@ -218,8 +256,15 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
             pick(lang, f" (resale {resale})", f" (revente {resale})") if result.resale_value else ""
         ),
         pick(lang, "Rent: ", "Location : ")
-        + f"{money(result.rent_rate, cur, lang)}/h"
-        + _rental_card_note(ent, question, lang),
+        + (
+            pick(
+                lang,
+                f"{money(result.rent_per_month_flat, cur, lang)} a month",
+                f"{money(result.rent_per_month_flat, cur, lang)} par mois",
+            )
+            if result.rent_per_month_flat
+            else f"{money(result.rent_rate, cur, lang)}/h" + _rental_card_note(ent, question, lang)
+        ),
         _running_line(result, lang)
         or pick(lang, "Electricity: ", "Électricité : ")
         + f"{money(result.electricity_per_hour, cur, lang)}/h ({num(result.power_w, lang, 0)} W"
@@ -303,12 +348,14 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         (d.hours for d in ent.durations if d.hours and d.unit not in ("hour", "minute")), None
     )
     running, with_power = _running_costs(ent, reading.text)
+    monthly = None if rate is not None else _monthly_rent(reading.entities, reading.text)
     return [
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,
          "running_per_month": running, "running_includes_power": with_power,
          "utilisation": share, "days_per_month": days, "period_hours": period,
          "gpu_count": count,
-         "rent_rate": rate, "purchase_price": ent.purchase_total,
+         "rent_rate": rate, "rent_per_month_flat": monthly,
+         "purchase_price": ent.purchase_total or reading.entities.purchase_total,
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
          "usd_per_eur": ent.usd_per_eur,
          "electricity_price_per_kwh": electricity_price(ent, currency),
@@ -364,6 +411,21 @@ def _running_costs(ent: Entities, text: str) -> tuple[float | None, bool]:
         if phrase_spans("running_costs", near):
             return m.amount, bool(phrase_spans("includes_power", near))
     return None, False
+
+
+def _monthly_rent(ent: Entities, text: str) -> float | None:
+    """The alternative to buying at a flat price a month ('continuer à louer un GPU pour ~8 000
+    FCFA par mois', 'Colab Pro at $9.99/month'), not a running cost of owning."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    for m in ent.money:
+        at = text.find(m.text) if m.per == "month" and m.text else -1
+        if at < 0:
+            continue
+        near = text[max(0, at - RUNNING_SPAN) : at + len(m.text) + RUNNING_SPAN]
+        if phrase_spans("monthly_rental", near) and not phrase_spans("running_costs", near):
+            return m.amount
+    return None
 
 
 def _for_all(rate: float, ent: Entities, text: str) -> bool:

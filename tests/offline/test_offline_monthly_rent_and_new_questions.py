@@ -1,0 +1,57 @@
+"""Buying against a flat price a month (a GPU rented by the month, a notebook subscription); a
+follow-up that is a new question of its own; a rental total at the exchange rate the asker gives."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ask
+from assistant.tools.buy import RentVsBuyQuery, rent_vs_buy
+
+
+def test_a_flat_monthly_price_is_spread_over_the_hours_of_use() -> None:
+    r = rent_vs_buy(RentVsBuyQuery(gpu="RTX 3060", purchase_price=300, rent_per_month_flat=12,
+                                   hours_per_day=2, days_per_month=30, power_w=170,
+                                   electricity_price_per_kwh=0.25, currency="EUR"))  # fmt: skip
+    assert r.rent_rate == pytest.approx(12 / 60)
+    electricity = 0.170 * 0.25 * 60  # a month at 2 h a day
+    assert r.break_even_months == pytest.approx(300 / (12 - electricity), rel=1e-6)
+
+
+def test_buying_against_a_subscription_is_answered_in_months() -> None:
+    answer = ask(
+        "I could buy an RTX 3060 for 300 euros or keep paying Colab Pro at 11.79 €/month. "
+        "I use it about 2 h a day. When does buying pay off?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "rent_vs_buy")
+    assert call.arguments["rent_per_month_flat"] == 11.79
+    assert call.arguments["purchase_price"] == 300
+    assert answer.text.startswith(
+        "**Against €11.79 a month, buying GeForce RTX 3060 12GB at €300 pays off after about"
+    )
+
+
+def test_a_price_in_another_sentence_than_the_choice_is_the_purchase() -> None:
+    answer = ask(
+        "Un portable avec RTX 4060 8 Go coûte environ 750 000 FCFA ici. Vaut-il mieux l'acheter "
+        "ou continuer à louer un GPU pour ~8 000 FCFA par mois ?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "rent_vs_buy")
+    assert call.arguments["purchase_price"] == 750000
+    assert call.arguments["rent_per_month_flat"] == 8000
+    assert "94 mois de location" in answer.text
+
+
+def test_a_follow_up_that_is_a_question_of_its_own_gets_its_own_tool() -> None:
+    history = [
+        {"role": "user", "content": "Mon portable a une RTX 3050 4 Go : SD 1.5 et SDXL, ça tient ?"}
+    ]
+    answer = ask(
+        "Sinon je peux louer un GPU. Sur RunPod j'ai vu une RTX 4090 à 0,34 $/h. Je ferais ~40 h "
+        "par mois. Avec 1 $ ≈ 600 FCFA ça me fait combien par mois ?",
+        history=history,
+    )
+    call = next(c for c in answer.tool_calls if c.name == "rent_cost")
+    assert call.arguments["hours"] == 40 and call.arguments["rate_per_hour"] == 0.34
+    head = answer.text.split("\n")[0]
+    assert "13,60\u00a0$" in head and "8\u202f160\u00a0FCFA au taux indiqué" in head

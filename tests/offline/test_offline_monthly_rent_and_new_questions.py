@@ -55,3 +55,16 @@ def test_a_follow_up_that_is_a_question_of_its_own_gets_its_own_tool() -> None:
     assert call.arguments["hours"] == 40 and call.arguments["rate_per_hour"] == 0.34
     head = answer.text.split("\n")[0]
     assert "13,60\u00a0$" in head and "8\u202f160\u00a0FCFA au taux indiqué" in head
+
+
+def test_a_card_asked_whether_it_runs_something_unnamed_gets_its_side() -> None:
+    """'Can RTX8000 48G run with inference?', '8 * 3090 supports fine-tuning?': the card's side,
+    not a shopping list or a spec sheet."""
+    for question in (
+        "VRAM consumption — Can RTX8000 48G run with inference?",
+        "May I ask if 8 * 3090 supports fine-tuning training",
+        "For Nvidia GPU, does it support GPUs with compute capability 6.0, e.g., P100?",
+    ):
+        names = [c.name for c in ask(question).tool_calls]
+        assert names[0] == "card_readiness", (question, names)
+        assert "recommend_gpus" not in names

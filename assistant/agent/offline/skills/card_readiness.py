@@ -54,6 +54,15 @@ def _names_a_program(text: str) -> bool:
     return names_software(text) and not names_concept("out_of_memory", text)
 
 
+def asks_if_card_runs(ent: Entities, reading: Reading) -> bool:
+    """Whether the question asks if the cards it names run something it does not name."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.skills.common import named_cards
+
+    named = concepts_in(reading.text)
+    return bool(named_cards(ent)) and bool({"unnamed_program", "runs_program"} & named)
+
+
 def _named_instead(ent: Entities, reading: Reading) -> str | None:
     """The skill that checks what the question does name: a model, a program, a feature."""
     if _failure_to_explain(reading.text):

@@ -337,6 +337,10 @@ def fallback(ent: Entities, reading: Reading) -> str | None:
     None when the only feature named is the precision of a model to fit (the fit answers)."""
     if ent.model_precision and ent.model_precision in ent.topics:
         return None
+    from assistant.agent.offline.skills.card_readiness import asks_if_card_runs
+
+    if not ent.topics and asks_if_card_runs(ent, reading):
+        return "card_readiness"  # '8 * 3090 supports fine-tuning training?': the card's side
     if named_cards(ent):
         return "gpu_lookup"
     return "recommend_gpus" if ent.topics or ent.parts else None

@@ -872,6 +872,15 @@ def _option_target(ent: Entities, card: str) -> dict[str, Any]:
     return {"gpu": card, "num_gpus": count if count > 1 else None, "vram_gb": ent.memory_of(card)}
 
 
+def _without_a_model(ent: Entities, reading: Reading) -> str:
+    """No model to fit: a card the asker has, asked whether it runs something unnamed ('Can
+    RTX8000 48G run with inference?', 'I only have 2 RTX 4090. Is it enough for training?'),
+    gets that card's side; otherwise, which card to get."""
+    from assistant.agent.offline.skills.card_readiness import asks_if_card_runs
+
+    return "card_readiness" if asks_if_card_runs(ent, reading) else "recommend_gpus"
+
+
 SKILL = Skill(
     tool="workload_fit",
     result=FitResult,
@@ -895,6 +904,6 @@ SKILL = Skill(
     ),  # fmt: skip
     needs=("models", "model_size_b"),
     concepts=("fit", "model_task", "card_count", "out_of_memory"),
-    fallback="recommend_gpus",
+    fallback=_without_a_model,
     combine=combine,
 )

@@ -97,6 +97,11 @@ class ModelFit(BaseModel):
         description="fits, tight, offload (needs system RAM) or does_not_fit"
     )
     precisions: list[PrecisionFit] = Field(default_factory=list)
+    decode_tokens_per_s: float | None = Field(
+        default=None,
+        description="A family's largest language model that fits, at its best precision on the "
+        "named card: tokens/s one request at a time (the speed estimate)",
+    )
 
 
 class FamilyFit(BaseModel):
@@ -198,6 +203,35 @@ def _one(
     )
 
 
+def _speeds(query: ModelsForQuery, groups: list[FamilyFit]) -> int:
+    """Each family's largest language model that fits gets its decode speed on the named card
+    (inference only); the number of speeds set."""
+    from assistant.tools.speed import SpeedQuery, estimate_speed
+
+    card = query.gpu or (query.gpus[0] if query.gpus and len(set(query.gpus)) == 1 else None)
+    if card is None or query.task != "inference":
+        return 0
+    count = query.num_gpus if query.gpu else len(query.gpus or [])
+    done = 0
+    for group in groups:
+        row = next((m for m in group.models if m.model == group.largest_that_fits), None)
+        if row is None or row.best is None:
+            continue
+        speed = estimate_speed(
+            SpeedQuery(
+                model=row.model,
+                gpu=card,
+                precision=row.best.precision,
+                gpu_count=max(count, 1),
+                context_tokens=query.context_tokens,
+            )  # fmt: skip
+        )
+        if speed.found and speed.decode_tokens_per_s:
+            row.decode_tokens_per_s = speed.decode_tokens_per_s
+            done += 1
+    return done
+
+
 def models_for(query: ModelsForQuery) -> ModelsForResult:
     """List the models of the model table that fit a card (or several cards, the probed machine's
     free memory, or a card plus system RAM for CPU offload) for a task, with the precisions each
@@ -252,6 +286,7 @@ def models_for(query: ModelsForQuery) -> ModelsForResult:
             )
         )
     groups.sort(key=lambda g: (g.largest_that_fits is None, g.family))
+    speeds = _speeds(query, groups)
     fitting = [r for r in fits if r.standing == "fits"]
     largest = max(fitting, key=lambda r: r.params_b, default=None)
     slot = binding_slot(cards)
@@ -281,6 +316,12 @@ def models_for(query: ModelsForQuery) -> ModelsForResult:
     ]
     if len(cards.slots) > 1:
         assumptions.append(rules.multi_gpu_notes.get("not_one_pool", ""))
+    if speeds:
+        assumptions.append(
+            "Speeds: each family's largest model that fits, generating one request at a time "
+            "with llama.cpp at its precision (the speed estimate: memory bandwidth ÷ bytes read "
+            "per token)."
+        )
     if query.system_ram_gb:
         assumptions.append(
             f"Offload: a model that does not fit the card is listed as 'offload' when it fits the "

@@ -137,6 +137,12 @@ def render(result: ModelsForResult, question: str, lang: Lang) -> str:
         fits = [m.model for m in group.models if m.standing == "fits"]
         p = best.best
         figure = f" — {p.precision}, {num(p.total_gb, lang)} {gb}" if p else ""
+        if best.decode_tokens_per_s:
+            figure += pick(
+                lang,
+                f", about {num(best.decode_tokens_per_s, lang, 0)} tokens/s",
+                f", environ {num(best.decode_tokens_per_s, lang, 0)} tokens/s",
+            )
         more = f" ({', '.join(fits[:-1])})" if len(fits) > 1 else ""
         lines.append(f"- {group.family}: **{best.model}**{figure}{more}")
     if result.with_offload:

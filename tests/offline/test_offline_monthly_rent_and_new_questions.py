@@ -68,3 +68,12 @@ def test_a_card_asked_whether_it_runs_something_unnamed_gets_its_side() -> None:
         names = [c.name for c in ask(question).tool_calls]
         assert names[0] == "card_readiness", (question, names)
         assert "recommend_gpus" not in names
+
+
+def test_an_out_of_memory_while_generating_is_not_answered_with_training_fixes() -> None:
+    answer = ask(
+        "Avec SDXL j'ai ça : torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+        "20.00 MiB. GPU 0 has a total capacity of 4.00 GiB of which 0 bytes is free. Je fais quoi ?"
+    )
+    assert "pendant l'entraînement" not in answer.text
+    assert "gradient" not in answer.text.split("\n")[0]

@@ -118,7 +118,12 @@ def _options(
     if reading.entities.unknown_gpus and not reading.entities.gpus:
         return None  # a card missing from the catalog: saying so comes first
     every = title_scores(reading.text)
-    ranked = [e for e in every if not about_something_else(reading, e[0], conf.generic_topics)]
+    ranked = [
+        e
+        for e in every
+        if not about_something_else(reading, e[0], conf.generic_topics)
+        and not other_task(reading.text, e[0])  # a training entry for an image that will not fit
+    ]
     if not ranked:
         return None
     median = every[len(every) // 2][1]

@@ -36,7 +36,9 @@ from assistant.tools.buy import RentVsBuy
 from assistant.tools.cost_base import DAYS_PER_MONTH
 
 if TYPE_CHECKING:
-    from assistant.agent.offline.entities import Entities
+    from collections.abc import Iterator
+
+    from assistant.agent.offline.entities import Entities, MoneyMention
     from assistant.agent.offline.reading import Reading
 
 _PRICE = re.compile(r"\b(?:price|prix|cost|coûte|coute|tarif|worth|vaut)\b", re.IGNORECASE)
@@ -403,14 +405,18 @@ def _running_costs(ent: Entities, text: str) -> tuple[float | None, bool]:
     power)'), and whether it already pays for the electricity."""
     from assistant.agent.offline.quantities import phrase_spans
 
-    for m in ent.money:
-        at = text.find(m.text) if m.per == "month" and m.text else -1
-        if at < 0:
-            continue
-        near = text[max(0, at - RUNNING_SPAN) : at + len(m.text) + RUNNING_SPAN]
+    for m, near in _monthly_amounts(ent, text):
         if phrase_spans("running_costs", near):
             return m.amount, bool(phrase_spans("includes_power", near))
     return None, False
+
+
+def _monthly_amounts(ent: Entities, text: str) -> Iterator[tuple[MoneyMention, str]]:
+    """Each amount a month the message states, with the words around it."""
+    for m in ent.money:
+        at = text.find(m.text) if m.per == "month" and m.text else -1
+        if at >= 0:
+            yield m, text[max(0, at - RUNNING_SPAN) : at + len(m.text) + RUNNING_SPAN]
 
 
 def _monthly_rent(ent: Entities, text: str) -> float | None:
@@ -418,11 +424,7 @@ def _monthly_rent(ent: Entities, text: str) -> float | None:
     FCFA par mois', 'Colab Pro at $9.99/month'), not a running cost of owning."""
     from assistant.agent.offline.quantities import phrase_spans
 
-    for m in ent.money:
-        at = text.find(m.text) if m.per == "month" and m.text else -1
-        if at < 0:
-            continue
-        near = text[max(0, at - RUNNING_SPAN) : at + len(m.text) + RUNNING_SPAN]
+    for m, near in _monthly_amounts(ent, text):
         if phrase_spans("monthly_rental", near) and not phrase_spans("running_costs", near):
             return m.amount
     return None

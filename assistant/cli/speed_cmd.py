@@ -56,6 +56,8 @@ def register(sub: Any) -> None:
     p.add_argument("--offload", type=float, default=0.0, metavar="FRACTION",
                    help="share of layers kept in system RAM (0-1)")  # fmt: skip
     p.add_argument("--ram-bandwidth", type=float, metavar="GB/S", help="system RAM bandwidth")
+    p.add_argument("--concurrent", type=int, metavar="N",
+                   help="requests a server generates together: each one's and the total tokens/s")  # fmt: skip
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -71,7 +73,7 @@ def build_query(args: argparse.Namespace) -> Any:
         ("precision", "precision"), ("bits", "bits_per_param"), ("backend", "backend"),
         ("split", "split"), ("interconnect", "interconnect"), ("context", "context_tokens"),
         ("prompt", "prompt_tokens"), ("params", "params_b"), ("active", "active_params_b"),
-        ("ram_bandwidth", "ram_bandwidth_gbs"),
+        ("ram_bandwidth", "ram_bandwidth_gbs"), ("concurrent", "concurrent_requests"),
     ), fields)  # fmt: skip
     return SpeedQuery.model_validate(fields)
 

@@ -42,3 +42,14 @@ def test_bad_input_exits_2_with_a_message(
 ) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and words in err and "Traceback" not in err
+
+
+def test_requests_served_together(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "speed", "llama", "3.1", "8b", "--gpu", "4090", "--concurrent", "16",
+                       "--json")  # fmt: skip
+    assert code == 0
+    data = json.loads(out)
+    assert data["concurrent_requests"] == 16
+    assert (
+        data["total_tokens_per_s"] > data["decode_tokens_per_s"] > data["per_request_tokens_per_s"]
+    )

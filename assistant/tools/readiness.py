@@ -28,6 +28,12 @@ class ReadinessQuery(BaseModel):
     vram_gb: float | None = Field(
         default=None, gt=0, le=4096, description="Memory as sold, when the name leaves it open"
     )
+    gpu_count: int = Field(default=1, ge=1, le=64, description="How many of the card")
+    training: bool = Field(
+        default=False,
+        description="The program trains or fine-tunes: the largest models for QLoRA, LoRA and "
+        "full fine-tuning on the cards too",
+    )
 
 
 class LargestModel(BaseModel):
@@ -65,8 +71,17 @@ class Readiness(BaseModel):
     )
     instead: str | None = Field(default=None, description="A non-NVIDIA card's own stack")
     instead_fr: str | None = None
+    gpu_count: int = 1
     largest_llm: LargestModel | None = None
     largest_image_model: LargestModel | None = None
+    largest_qlora: LargestModel | None = Field(
+        default=None, description="Training asked: the largest model QLoRA fine-tunes on the cards"
+    )
+    largest_lora: LargestModel | None = None
+    largest_full_finetune: LargestModel | None = Field(
+        default=None,
+        description="Full fine-tuning with Adam in mixed precision, states sharded over the cards",
+    )
     models_fitting: int = 0
     image_models_fitting: int = 0
     sources: list[Source] = Field(default_factory=list)
@@ -97,7 +112,8 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     builds run on it (and which), and whether it computes FP16 at full rate and BF16. The answer
     to such a question depends on the program's README; these are the figures to hold against
     it. Unknown card names come back with near names."""
-    llms = models_for(ModelsForQuery(gpu=query.gpu, vram_gb=query.vram_gb))
+    count = query.gpu_count
+    llms = models_for(ModelsForQuery(gpu=query.gpu, vram_gb=query.vram_gb, num_gpus=count))
     if llms.cards is None:
         return Readiness(
             gpu=None,
@@ -120,6 +136,25 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
     memory, memory_fr = "its memory", "sa mémoire"
     if vram is not None:
         memory, memory_fr = f"{_gb(vram)} GB", f"{_gb(vram)} Go"
+    if vram is not None and count > 1:
+        memory = (
+            f"{_gb(vram)} GB per card (the {count} cards do not pool their memory: a model "
+            "larger than one card needs a split such as FSDP, DeepSpeed ZeRO-3 or tensor parallel, "
+            "while DDP copies it whole to each)"
+        )
+        memory_fr = (
+            f"{_gb(vram)} Go par carte (les {count} cartes ne mettent pas leur mémoire en commun : "
+            "un modèle plus gros qu'une carte demande un découpage, FSDP, DeepSpeed ZeRO-3 ou "
+            "parallélisme de tenseurs, alors que DDP le copie en entier sur chacune)"
+        )
+    trained = {
+        task: _largest(
+            models_for(
+                ModelsForQuery(gpu=query.gpu, vram_gb=query.vram_gb, num_gpus=count, task=task)
+            )
+        )  # fmt: skip
+        for task in (("qlora", "lora", "full_finetune") if query.training else ())
+    }
     if vram is not None and sold and vendor == "apple" and vram < sold:
         memory = f"the about {_gb(vram)} GB of its {_gb(sold)} GB that the GPU may use"
         memory_fr = f"les quelque {_gb(vram)} Go de ses {_gb(sold)} Go que le GPU peut utiliser"
@@ -143,6 +178,10 @@ def card_readiness(query: ReadinessQuery) -> Readiness:
         cuda_only_code_runs={"nvidia": True, "amd": None}.get(vendor or "", False),
         instead=fp16.instead or bf16.instead,
         instead_fr=fp16.instead_fr or bf16.instead_fr,
+        gpu_count=count,
+        largest_qlora=trained.get("qlora"),
+        largest_lora=trained.get("lora"),
+        largest_full_finetune=trained.get("full_finetune"),
         largest_llm=_largest(llms),
         largest_image_model=_largest(images),
         models_fitting=llms.fitting,

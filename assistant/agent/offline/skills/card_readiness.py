@@ -32,6 +32,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     args: dict[str, Any] = {"gpu": ent.gpus[0]}
     if sold := ent.memory_of(ent.gpus[0]):
         args["vram_gb"] = sold
+    if (count := ent.count_of(ent.gpus[0])) and count > 1:
+        args["gpu_count"] = count  # 'I only have 2 RTX 4090'
+    if "model_task" in concepts_in(text) or ent.method not in (None, "inference"):
+        args["training"] = True  # 'is it enough for training?'
     return [args]
 
 
@@ -99,6 +103,31 @@ _VERDICT = {
 }
 
 
+def _training_line(result: Readiness, lang: Lang) -> str:
+    """When the program trains: the largest model each way of fine-tuning fits on the cards."""
+    if not (result.largest_qlora or result.largest_lora or result.largest_full_finetune):
+        return ""
+    cards = f"{result.gpu_count} × " if result.gpu_count > 1 else ""
+    vram = f"{cards}{num(result.vram_gb, lang)} {pick(lang, 'GB', 'Go')}"
+
+    def name(m: LargestModel | None) -> str:
+        if m is None:
+            return pick(lang, "none of the models checked", "aucun des modèles testés")
+        return f"{m.model} ({num(m.total_gb, lang)} {pick(lang, 'GB', 'Go')})"
+
+    return pick(
+        lang,
+        f"- **Fine-tuning** ({vram}): QLoRA up to {name(result.largest_qlora)}, LoRA in 16-bit "
+        f"up to {name(result.largest_lora)}, full fine-tuning (Adam, mixed precision"
+        + (", states sharded over the cards" if result.gpu_count > 1 else "")
+        + f") up to {name(result.largest_full_finetune)}.",
+        f"- **Fine-tuning** ({vram}) : QLoRA jusqu'à {name(result.largest_qlora)}, LoRA en 16 "
+        f"bits jusqu'à {name(result.largest_lora)}, fine-tuning complet (Adam, précision mixte"
+        + (", états répartis sur les cartes" if result.gpu_count > 1 else "")
+        + f") jusqu'à {name(result.largest_full_finetune)}.",
+    )
+
+
 def render(result: Readiness, question: str, lang: Lang) -> str:
     """The condition first (it depends on the program), then memory, PyTorch, precision, and what
     to look up in the program's README."""
@@ -109,6 +138,11 @@ def render(result: Readiness, question: str, lang: Lang) -> str:
     gb = pick(lang, "GB", "Go")
     lines = [f"**{pick(lang, result.message, result.message_fr)}**", ""]
     vram = num(result.vram_gb, lang) if result.vram_gb is not None else "?"
+    if result.gpu_count > 1:
+        vram = f"{result.gpu_count} × {vram}"
+    training = _training_line(result, lang)
+    if training:
+        lines.append(training)
     lines.append(
         pick(
             lang,

@@ -409,7 +409,10 @@ _KWH_BEFORE = _unit_before("kwh")
 # 'le litre de gazole me coûte', 'the liter of diesel costs'
 _LITRE_BEFORE = _unit_before(r"\b(?:litre|liter|l)", r"of\s+\w+|de\s+\w+|d'\w+")
 _RANGE = rf"(?:\s*(?:-|–|—|à|to)\s*(?P<high>{_NUM}))?"
-_K = r"(?P<k>\s?k(?![a-z])|万|m(?![a-z]))?"  # 2k€, $1.5k; 1.5万元 (ten thousands); N6.5m
+# 2k€, $1.5k; 1.5万元 (ten thousands); N6.5m; Rs 3.4 lakh (hundred thousands), ₹1.5 crore
+_K = r"(?P<k>\s?k(?![a-z])|万|m(?![a-z])|\s?(?:lakhs?|lacs?|crores?)(?![a-z]))?"
+_SCALES = {"万": 10_000, "m": 1_000_000, "lakh": 100_000, "lakhs": 100_000, "lac": 100_000,
+           "lacs": 100_000, "crore": 10_000_000, "crores": 10_000_000}  # fmt: skip
 _CENTS = (
     r"(?P<cents>centimes?|cents?|cennes?|ct|¢|pence|c(?=\s*/\s*kwh)|p(?=\s*(?:/|per|a)\s*kwh))(?![a-z])"
     r"(?P<of_euro>\s+(?:d'euros?|of a euro|euros?))?"
@@ -549,7 +552,7 @@ def parse_money(text: str) -> list[ParsedMoney]:
             if cents:
                 amount, high = amount / 100, (high / 100 if high is not None else None)
             elif m.group("k"):
-                unit = {"万": 10_000, "m": 1_000_000}.get(m.group("k").strip().lower(), 1000)
+                unit = _SCALES.get(m.group("k").strip().lower(), 1000)
                 amount, high = amount * unit, (high * unit if high is not None else None)
             if not math.isfinite(amount) or (high is not None and not math.isfinite(high)):
                 continue  # hundreds of digits: not an amount of money
@@ -731,7 +734,7 @@ _PER_BASE_RATE = re.compile(
     rf"(?:(?P<cur_a>{_ANY_CUR}|{_STRICT_PREFIX}){_SPACE}?(?P<num_a>{_NUM})"
     rf"|(?P<num_b>{_NUM}){_SPACE}?(?P<cur_b>{_ANY_CUR}))\s*"
     r"(?:per|to\s+the|to\s+a|for\s+(?:one|a|1)|pour\s+(?:un|1)|par|the|le)\s+"
-    r"(?P<base>us\s+dollars?|dollars?|euros?|usd|eur|pounds?|gbp)(?![a-z])",
+    r"(?P<base>us\s+dollars?|dollars?|euros?|usd|eur|pounds?|gbp|\$|€|£)(?![a-z$])",
     re.IGNORECASE,
 )
 

@@ -77,3 +77,32 @@ def test_an_out_of_memory_while_generating_is_not_answered_with_training_fixes()
     )
     assert "pendant l'entraînement" not in answer.text
     assert "gradient" not in answer.text.split("\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("a vendor quotes Rs 3.4 lakh", 340_000),
+        ("2 lakh rupees", 200_000),
+        ("₹1.5 crore", 15_000_000),
+    ],
+)
+def test_lakh_and_crore(text: str, amount: float) -> None:
+    from assistant.money import parse_money
+
+    assert parse_money(text)[0].amount == amount
+
+
+def test_a_rate_per_dollar_sign_and_a_break_even_in_two_words() -> None:
+    from assistant.money import parse_pair_rates
+
+    (pair,) = parse_pair_rates("we use ~Rs 88 per $.")
+    assert (pair.base, pair.quote, pair.rate) == ("USD", "INR", 88.0)
+    answer = ask(
+        "We run about 500 GPU-hours/month on-demand at $1.212/h, and we use ~Rs 88 per $. A vendor "
+        "quotes Rs 3.4 lakh for a workstation with an RTX 4090. How many months to break even?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "rent_vs_buy")
+    assert call.arguments["purchase_price"] == pytest.approx(340_000 / 88)
+    assert call.arguments["rent_rate"] == 1.212
+    assert answer.text.startswith("**Buying GeForce RTX 4090 pays off after")

@@ -159,6 +159,15 @@ def _with_companions(reading: Reading) -> list[str]:
         # fit together is the fit's; it leads when it is asked before the speed.
         first = _asked_before(reading.text, "concurrency", "speed")
         intents.insert(intents.index("llm_speed") + (0 if first else 1), "workload_fit")
+    if (
+        "rent_vs_buy" not in intents
+        and "break_even" in concepts
+        and ent.purchase_total
+        and (ent.hourly_rates or "rent" in concepts)
+    ):
+        # 'a vendor quotes Rs 3.4 lakh … we rent at $1.212/h: how many months to break even?':
+        # a purchase price, a rental and a break-even asked are the rent-or-buy calculation
+        intents.insert(0, "rent_vs_buy")
     buying = "rent_vs_buy" in intents and not _names_renting(reading)
     if (
         ent.options

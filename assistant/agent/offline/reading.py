@@ -14,6 +14,7 @@ from assistant.agent.offline.entities import Entities, extract_entities
 from assistant.agent.offline.intents import (
     CLAUSE_MIN,
     MIN_SCORE,
+    Classification,
     classify,
     split_clauses,
     tool_intents,
@@ -133,9 +134,9 @@ def _last_assistant(history: list[tuple[str, str]]) -> str:
     return next((text for role, text in reversed(history) if role == "assistant"), "")
 
 
-def _strong_intents(text: str, ent: Entities) -> list[str]:
-    """Intents the question asks for in so many words (its own cues, not only its resemblance)."""
-    result = classify(text, ent)
+def _strong_intents(result: Classification) -> list[str]:
+    """Intents the question asks for in so many words (its own cues, not only its resemblance),
+    from its classification."""
     by_name = {s.intent: s for s in result.scores}
     strong = []
     for intent in result.intents:
@@ -155,11 +156,11 @@ def _strong_intents(text: str, ent: Entities) -> list[str]:
 SELF_CONTAINED_SCORE = 0.9
 
 
-def _self_contained(text: str, ent: Entities) -> list[str]:
-    """The follow-up's own tool intent, when it is sure of it and names what the tool needs."""
+def _self_contained(result: Classification, ent: Entities) -> list[str]:
+    """The follow-up's own tool intent (from its classification), when it is sure of it and
+    names what the tool needs."""
     from assistant.agent.offline.skills.registry import get_skill
 
-    result = classify(text, ent)
     top = result.scores[0] if result.scores else None
     if top is None or top.intent not in tool_intents() or top.score < SELF_CONTAINED_SCORE:
         return []
@@ -251,7 +252,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         first = len(order)
         reading.intents.sort(key=lambda i: order.index(i) if i in order else first)
     if _is_follow_up(text, own, history) or _leans_on_history(reading.intents, own, history):
-        _complete_from_history(reading, own, history)
+        _complete_from_history(reading, own, history, result)
     elif history:
         _carry_cards(reading, own, history)
     return reading
@@ -316,8 +317,11 @@ def _leans_on_history(intents: list[str], own: Entities, history: list[tuple[str
     return any(_filled(prev.entities, s) for s in skill.needs)
 
 
-def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
-    """Fill what a follow-up leaves out ("and the 3090?", "et en location ?") from the last turn."""
+def _complete_from_history(
+    reading: Reading, own: Entities, history: list[tuple[str, str]], own_result: Classification
+) -> None:
+    """Fill what a follow-up leaves out ("and the 3090?", "et en location ?") from the last turn
+    (`own_result`: the follow-up's own classification)."""
     prev_question = _previous_user_turns(history)[-1]
     prev = _read_cached(prev_question, tuple(history[:-2]) if len(history) >= 2 else ())
     inherited = prev.entities
@@ -331,11 +335,11 @@ def _complete_from_history(reading: Reading, own: Entities, history: list[tuple[
     reading.entities = merge_entities(inherited, own)
     if not (own.gpus or own.unknown_gpus):
         reading.entities.options = inherited.options  # the cards and how they relate carry on
-    strong = _strong_intents(reading.text, own)
+    strong = _strong_intents(own_result)
     prev_tools = prev.tool_intents
     reading.follow_up = True
     reading.previous_intents = prev_tools
-    confident = _self_contained(reading.text, own)
+    confident = _self_contained(own_result, own)
     if strong:
         reading.intents = strong
     elif confident:

@@ -127,6 +127,22 @@ def utilisation(text: str) -> float | None:
     return share if 0 < share <= 1 else None
 
 
+def discount(text: str) -> float | None:
+    """The discount a spot rate gets, as a fraction ('~65% off' → 0.65, '60-70% cheaper' →
+    0.65, the middle of a range), or None."""
+    words = alternation(tables()["discount"]["after"])
+    m = re.search(
+        rf"(\d{{1,2}}(?:[.,]\d+)?)(?:\s*(?:-|–|to|à)\s*(\d{{1,2}}(?:[.,]\d+)?))?\s*%\s*(?:{words})\b",
+        text,
+        re.IGNORECASE,
+    )
+    if m is None:
+        return None
+    low = float(m.group(1).replace(",", "."))
+    high = float((m.group(2) or m.group(1)).replace(",", "."))
+    return (low + high) / 200
+
+
 @lru_cache(maxsize=1)
 def _speedup_pattern() -> re.Pattern[str]:
     words = tables()["speedup"]

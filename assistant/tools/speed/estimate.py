@@ -18,6 +18,7 @@ from assistant.knowledge.speed import (
     load_speed_rules,
 )
 from assistant.tools.speed.core import (
+    DecodeTime,
     bytes_per_token_gb,
     decode_time,
     generic_layers,
@@ -299,12 +300,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     n = q.gpu_count
     ram_bw = q.ram_bandwidth_gbs or rules.ram_bandwidth_gbs
     latency = rules.allreduce_latency_us[p.interconnect]
-    t = decode_time(
-        p.read_gb, p.bandwidth_gbs, f.efficiency, f.overhead_ms_per_32_layers, p.layers,
-        gpu_count=n, split=p.split, allreduce_latency_us=latency,
-        layer_split_hop_ms=rules.layer_split_hop_ms, offload_fraction=q.offload_fraction,
-        ram_bandwidth_gbs=ram_bw, cpu_efficiency=rules.cpu_efficiency,
-    )  # fmt: skip
+    t = _decode(p, q, rules, p.read_gb, latency, ram_bw)
     tps = t.tokens_per_s
     err = rules.typical_error_fraction
     notes, notes_fr, assumptions = list(p.notes), list(p.notes_fr), list(p.assumptions)
@@ -379,14 +375,15 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     tflops = q.fp16_tflops or (p.card.fp16_tensor_tflops if p.card else None)
     prefill = ttft = None
     prompt = q.prompt_tokens or rules.default_prompt_tokens
-    if tflops:
-        scale = n if (n > 1 and p.split == "tensor") else 1
-        prefill = prefill_tokens_per_s(p.active_params_b, tflops * scale, rules.prefill_utilisation)
+    # the cards in tensor parallel compute together; a layer split computes one card at a time
+    together = tflops * (n if (n > 1 and p.split == "tensor") else 1) if tflops else None
+    if together:
+        prefill = prefill_tokens_per_s(p.active_params_b, together, rules.prefill_utilisation)
         ttft = prompt / prefill
         if p.card and q.fp16_tflops is None:
             sources += p.card.source_for("fp16_tensor_tflops")
         assumptions.append(
-            f"Prefill: {rules.prefill_utilisation:.0%} of {tflops * scale:g} dense FP16 tensor TFLOPS "
+            f"Prefill: {rules.prefill_utilisation:.0%} of {together:g} dense FP16 tensor TFLOPS "
             "(the median of measured prompt rates, which range widely: a rough figure)."
         )
     else:
@@ -398,7 +395,7 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
         )
     batched = None
     if batch > 1:
-        batched = _batched(p, q, rules, tflops, n, latency, ram_bw)
+        batched = _batched(p, q, rules, together, latency, ram_bw)
         assumptions.append(
             f"{batch} requests at once: each step reads the weights once and every request's KV "
             f"cache at {p.context_tokens} tokens, and computes 2 × active parameters FLOPs per "
@@ -474,32 +471,38 @@ def estimate_speed(q: SpeedQuery) -> SpeedEstimate:
     )  # fmt: skip
 
 
+def _decode(
+    p: Plan, q: SpeedQuery, rules: SpeedRules, read_gb: float, latency: float, ram_bw: float
+) -> DecodeTime:
+    """Time per generation step that reads `read_gb` on the plan's cards."""
+    f = p.fitted
+    return decode_time(
+        read_gb, p.bandwidth_gbs, f.efficiency, f.overhead_ms_per_32_layers, p.layers,
+        gpu_count=q.gpu_count, split=p.split, allreduce_latency_us=latency,
+        layer_split_hop_ms=rules.layer_split_hop_ms, offload_fraction=q.offload_fraction,
+        ram_bandwidth_gbs=ram_bw, cpu_efficiency=rules.cpu_efficiency,
+    )  # fmt: skip
+
+
 def _batched(
     p: Plan,
     q: SpeedQuery,
     rules: SpeedRules,
     tflops: float | None,
-    n: int,
     latency: float,
     ram_bw: float,
 ) -> tuple[float, float, bool]:
     """(tokens/s of each request, tokens/s in all, compute-bound) with q.concurrent_requests
-    generated together: one step reads the weights once and each request's KV cache, and
-    computes 2 × active parameters FLOPs per request; the slower of the two sets the step."""
+    generated together on cards computing `tflops` together: one step reads the weights once
+    and each request's KV cache, and computes 2 × active parameters FLOPs per request; the
+    slower of the two sets the step."""
     batch = q.concurrent_requests
-    f = p.fitted
-    t = decode_time(
-        p.weights_gb + batch * p.kv_gb, p.bandwidth_gbs, f.efficiency, f.overhead_ms_per_32_layers,
-        p.layers, gpu_count=n, split=p.split, allreduce_latency_us=latency,
-        layer_split_hop_ms=rules.layer_split_hop_ms, offload_fraction=q.offload_fraction,
-        ram_bandwidth_gbs=ram_bw, cpu_efficiency=rules.cpu_efficiency,
-    )  # fmt: skip
+    t = _decode(p, q, rules, p.weights_gb + batch * p.kv_gb, latency, ram_bw)
     step = t.total_s
     compute_bound = False
     if tflops:
-        scale = n if (n > 1 and p.split == "tensor") else 1
         compute_s = batch / prefill_tokens_per_s(
-            p.active_params_b, tflops * scale, rules.prefill_utilisation
+            p.active_params_b, tflops, rules.prefill_utilisation
         )
         compute_bound = compute_s > t.memory_s
         step = max(step, compute_s + t.overhead_s + t.communication_s)

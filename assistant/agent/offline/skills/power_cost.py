@@ -391,7 +391,8 @@ def _against_monthly(result: PowerCost, asked: Entities, lang: Lang) -> str:
 
 
 def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
-    """Two cards' electricity side by side, and what the cheaper one saves."""
+    """Two cards' electricity side by side: the second named against the first, and how much
+    more or less it costs."""
     from assistant.agent.offline.entities import extract_entities
 
     found = [r for r in results if r.found and r.cost_per_month is not None]
@@ -413,10 +414,8 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
             return f"{r.gpu_count} × {r.gpu} ({num(r.total_w, lang, 0)} W)"
         return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
 
-    cheap, dear = sorted((a, b), key=cost)
-    saving = money(cost(dear) - cost(cheap), cur, lang) + at_stated_rate(
-        cost(dear) - cost(cheap), cur, question, lang
-    )
+    gap = abs(cost(b) - cost(a))
+    saving = money(gap, cur, lang) + at_stated_rate(gap, cur, question, lang)
     hours = num(a.hours_per_day or 0, lang, 1)
     # the same hours for both, or the same work done faster on one: then each line gives its hours
     same = a.hours_per_day == b.hours_per_day

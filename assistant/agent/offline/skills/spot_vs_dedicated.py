@@ -13,6 +13,7 @@ from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.cloud_instances import instance_named
 from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
 from assistant.agent.offline.texts import bullet_list, hours, money, num, pick
+from assistant.agent.offline.usage import discount
 from assistant.language import Lang
 from assistant.tools.cost_base import DAYS_PER_MONTH
 from assistant.tools.spot import SpotComparison, SpotOption
@@ -46,29 +47,11 @@ def spot_rates(ent: Entities, text: str) -> tuple[float, float] | None:
         found.setdefault(kind, float(m.group(2).replace(",", ".")))
     if len(found) == 2 and found["spot"] < found["dedicated"]:
         return found["spot"], found["dedicated"]
-    off = _discount(text)
+    off = discount(text)
     if len(rates) == 1 and off is not None:
         # 'on-demand at $1.212/h ... spot at ~65% off': the spot rate is the discounted one
         return round(rates[0] * (1 - off), 4), rates[0]
     return None
-
-
-def _discount(text: str) -> float | None:
-    """The discount a spot rate gets, as a fraction ('~65% off' → 0.65, '60-70% cheaper' →
-    0.65, the middle of a range), or None."""
-    from assistant.agent.offline.phrases import alternation, tables
-
-    words = alternation(tables()["discount"]["after"])
-    m = re.search(
-        rf"(\d{{1,2}}(?:[.,]\d+)?)(?:\s*(?:-|–|to|à)\s*(\d{{1,2}}(?:[.,]\d+)?))?\s*%\s*(?:{words})\b",
-        text,
-        re.IGNORECASE,
-    )
-    if m is None:
-        return None
-    low = float(m.group(1).replace(",", "."))
-    high = float((m.group(2) or m.group(1)).replace(",", "."))
-    return (low + high) / 200
 
 
 def _option_name(option: SpotOption, lang: Lang) -> str:

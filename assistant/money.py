@@ -27,7 +27,7 @@ Currency = Literal[
     "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
     "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
     "NPR", "BDT", "VND", "TWD", "PEN", "MGA", "HTG", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
-    "XPF", "KZT",
+    "XPF", "KZT", "RWF", "BIF", "CDF", "GNF",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh", "litre"]
@@ -699,7 +699,15 @@ class StatedRate(BaseModel):
 
 
 _ONE = r"1(?:[.,]0+)?"
-_RATE_NUM = r"\d+(?:[.,]\d+)?"
+# a rate with a decimal comma or point, its thousands grouped by spaces ('1 $ ≈ 1 450 RWF')
+_RATE_NUM = rf"\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?"
+
+
+def _rate_value(raw: str) -> float:
+    """A rate as written ('1 450', '1,08', '0.92')."""
+    return float(re.sub(_SPACE, "", raw).replace(",", "."))
+
+
 _EUR = r"(?:€|eur\b|euros?\b)"
 _USD = r"(?:\$|usd\b|us\$|dollars?\b)"
 _STATED_RATE = re.compile(
@@ -790,7 +798,7 @@ def parse_pair_rates(text: str) -> list[PairRate]:
             quote = normalize_currency((m.group("cur_a") or m.group("cur_b")).replace("US$", "$"))
         except ValueError:
             continue
-        value = float((m.group("num_a") or m.group("num_b")).replace(",", "."))
+        value = _rate_value(m.group("num_a") or m.group("num_b"))
         if base != quote and value > 0:
             out.append(PairRate(base=base, quote=quote, rate=value, start=m.start(), end=m.end()))
     for m in _BASE_IS_RATE.finditer(text):
@@ -834,7 +842,7 @@ def parse_exchange_rate(text: str) -> StatedRate | None:
     for m in _STATED_RATE.finditer(text):
         one = normalize_currency(m.group("one_a") or m.group("one_b"))
         other = normalize_currency(m.group("cur_a") or m.group("cur_b"))
-        value = float((m.group("num_a") or m.group("num_b")).replace(",", "."))
+        value = _rate_value(m.group("num_a") or m.group("num_b"))
         if one == other or value <= 0:
             continue
         usd_per_eur = value if one == "EUR" else 1 / value

@@ -89,6 +89,9 @@ class CardException(BaseModel):
 
     key: str
     name_contains: str
+    chips: list[str] = Field(
+        default_factory=list, description="Dies it holds for, whatever the card's name (prefixes)"
+    )
     absent: list[str] = Field(min_length=1)
     note: str
     sources: list[Source] = Field(min_length=1)
@@ -272,9 +275,15 @@ def features_for_card(card: Any) -> list[FeatureSupport]:
 
 
 def card_exceptions(card: Any) -> list[CardException]:
-    """Exceptions whose name pattern appears in the card's name."""
+    """Exceptions whose name pattern appears in the card's name, or that name the card's die
+    (an MX450 is a TU117, the GTX 1650's die)."""
     name = str(getattr(card, "name", "") or "").lower()
-    return [e for e in load_features().exceptions if e.name_contains.lower() in name]
+    chip = str(getattr(card, "chip", "") or "").upper()
+    return [
+        e
+        for e in load_features().exceptions
+        if e.name_contains.lower() in name or (chip and any(chip.startswith(c) for c in e.chips))
+    ]
 
 
 def _apply_exceptions(card: Any, support: FeatureSupport) -> FeatureSupport:

@@ -141,6 +141,9 @@ class PrecisionFormat(BaseModel):
         default=None, description="Oldest CC the common kernels for this format support"
     )
     use_instead: list[str] = Field(default_factory=list, description="Formats to suggest instead")
+    runtime: str | None = Field(
+        default=None, description="The runtime that loads this format, when it is one alone"
+    )
     support_sources: list[Source] = Field(default_factory=list)
 
     @property
@@ -175,6 +178,7 @@ class MemoryRules(BaseModel):
     card_sizes_are_gib: bool
     kv_default_precision: str
     cuda_context_gb: float
+    llama_cpp_context_gb: float
     inference_prefill_chunk_tokens: int
     activation_bytes_per_token_per_hidden: float
     mixed_weight_bytes: float
@@ -227,6 +231,14 @@ class MemoryRules(BaseModel):
     def from_decimal_gb(self, decimal_gb: float) -> float:
         """A size given in decimal GB (1e9 bytes), in the unit of every estimate."""
         return decimal_gb * 1e9 / self.bytes_per_gb
+
+    def context_gb(self, precision: str) -> float:
+        """The runtime's own memory (CUDA context and kernels) for weights in `precision`:
+        llama.cpp's for its GGUF formats, PyTorch's otherwise."""
+        fmt = self.format(precision)
+        if fmt is not None and fmt.runtime == "llama.cpp":
+            return self.llama_cpp_context_gb
+        return self.cuda_context_gb
 
     def card_capacity_gb(self, vram_gb: float) -> float:
         """Memory held by a card sold as `vram_gb`, in the unit of every estimate (the same number

@@ -29,6 +29,19 @@ def test_llama_8b_fp16_weights_are_14_96_gb() -> None:
     assert result.verdict == "fits"
 
 
+def test_llama_cpp_formats_set_aside_llama_cpps_smaller_context() -> None:
+    """The GGUF formats run in llama.cpp, whose CUDA context is 120-550 MB (not PyTorch's kernel
+    library): half a GB is set aside, so an 8B in Q4_K_M at 4,096 tokens is tight on a 6 GB card
+    instead of too big; bf16 keeps PyTorch's 1 GB, and so does a diffusion model."""
+    q4 = estimate_fit(FitQuery(model="Llama 3.1 8B", precision="q4_k_m", vram_gb=6))
+    assert parts(q4)["overhead"] == 0.5
+    assert "llama.cpp" in next(x.detail for x in q4.breakdown if x.item == "overhead")
+    assert q4.total_gb < 6 and q4.verdict in ("fits", "tight")
+    bf16 = estimate_fit(FitQuery(model="Llama 3.1 8B", precision="bf16", vram_gb=24))
+    assert parts(bf16)["overhead"] == 1.0
+    assert any("0.5 GB for the llama.cpp" in a for a in q4.assumptions)
+
+
 def test_kv_cache_llama3_70b_at_8k_context() -> None:
     result = estimate_fit(FitQuery(model="llama 3 70b", context_tokens=8192))
     per_token = 2 * 80 * 8 * 128 * 2  # 327,680 B = 320 KiB

@@ -192,7 +192,9 @@ def test_a_mixture_of_experts_named_by_its_size_and_active_part_is_that_model() 
         ("Llama 3 8B Q8_0 on a 3060", "q8_0"),
         ("qwen 32b q5_K_S", "q5_k_m"),
         ("Qwen 14B in Q6_K", "q6_k"),
-        ("llama 70b at q4", "int4"),
+        ("llama 70b at q4", "q4_k_m"),  # 'Q4' is llama.cpp's word for its usual 4-bit type
+        ("Mistral 7B en Q8", "q8_0"),
+        ("Llama 3 70B in 4-bit", "int4"),
     ],
 )
 def test_a_gguf_type_is_the_precision(text: str, precision: str) -> None:

@@ -104,6 +104,35 @@ def test_entries_about_another_makers_gpus_are_left_out() -> None:
     assert not about_something_else(a100, "intel-arc-cuda-only-apps", generic)
 
 
+def test_an_entry_whose_title_names_one_makers_cards_is_that_makers() -> None:
+    """An entry whose title names only NVIDIA cards (the 4090 and 5090 have no NVLink) is about
+    something else for a question that names AMD or Intel but no card; a question on NVIDIA
+    keeps it."""
+    generic = settings().generic_topics
+    nvlink = "multigpu-4090-no-nvlink"
+    amd = read_turn(Conversation("Can I run this simulation code with an AMD video card?"))
+    intel = read_turn(Conversation("Will it work with Intel graphics instead?"))
+    nvidia = read_turn(Conversation("Can two NVIDIA GeForce cards be linked?"))
+    assert about_something_else(amd, nvlink, generic)
+    assert about_something_else(intel, nvlink, generic)
+    assert not about_something_else(nvidia, nvlink, generic)
+
+
+def test_a_program_asked_on_another_makers_gpu_gets_the_back_end_answer() -> None:
+    """Whether a program runs on a maker's GPU with no card named (an AMD card, Intel graphics,
+    no NVIDIA GPU at all) is answered by what decides it, the program's back-ends, in either
+    language: never by an entry about NVLink or an APU's memory setting."""
+    asked = [
+        "Is it possible to run the OpenFOAM GPU solver with an AMD graphics card?",
+        "Can this tool run without an NVIDIA GPU? I only have Intel graphics.",
+        "Ce programme de simulation peut-il tourner sans carte NVIDIA, sur une Radeon ?",
+    ]
+    for question in asked:
+        text = ask(question).text
+        assert _lead_title(text) is not None, question
+        assert "back-end" in text.split("\n")[0], (question, text[:300])
+
+
 def test_an_entry_about_another_feature_is_left_out() -> None:
     generic = settings().generic_topics
     fp4 = read_turn(Conversation("Is FP4 available on the RTX 5090?"))

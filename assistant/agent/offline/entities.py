@@ -1219,11 +1219,11 @@ def _bare_kwh_price(text: str) -> float | None:
 
 def _normalize_precision(raw: str) -> str:
     raw = raw.lower().replace(" ", "").replace("-", "")
-    if re.fullmatch(r"q\d_\w+", raw):
+    if re.fullmatch(r"q\d(?:_\w+)?", raw):  # 'Q4' is llama.cpp's word: its usual Q4_K_M
         return _GGUF[raw[1]]
-    if raw.startswith("4bit") or raw in ("q4", "nf4", "int4"):
+    if raw.startswith("4bit") or raw in ("nf4", "int4"):
         return "int4"
-    if raw.startswith("8bit") or raw in ("q8", "int8"):
+    if raw.startswith("8bit") or raw == "int8":
         return "int8"
     if raw.startswith("16bit"):
         return "fp16"

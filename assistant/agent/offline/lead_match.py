@@ -107,7 +107,8 @@ def _entry_names(entry_id: str) -> tuple[frozenset[str], frozenset[str], frozens
 
 @cache
 def _entry_vendor(entry_id: str) -> str | None:
-    """The one maker an entry's title is about ("… slow on my Intel Arc GPU"), or that
+    """The one maker an entry's title is about ("… slow on my Intel Arc GPU", "Does the RTX 4090
+    support NVLink?"), or that
     entry_subjects.toml gives for an entry whose answer is one maker's though its title names
     none ("torch.cuda.is_available() is False" is answered for NVIDIA); None when its titles
     name none or several ("a project written for CUDA (NVIDIA) … on my Intel Arc GPU")."""
@@ -118,6 +119,8 @@ def _entry_vendor(entry_id: str) -> str | None:
     if given is not None:
         return given
     found = {vendor_hint(tokens(e.title)) for e in load_entries() if e.id == entry_id}
+    if found == {None}:  # no maker's word: the maker of the cards the title names, if one
+        found = {_family(c)[0] for c in _entry_names(entry_id)[0]}
     return found.pop() if len(found) == 1 else None
 
 

@@ -88,7 +88,8 @@ def _duration_re() -> re.Pattern[str]:
         rf"(?<![\w.,$€])(?P<num>{_NUM})(?:\s*-\s*|\s*)(?:(?:de|d')\s*)?"
         # '1h30', '2 h 45 min': hours and minutes, one length of time
         rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
-        rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}})?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)"
+        # '8 h of use a day', '1 hr generating per day': the activity between length and period
+        rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}}|\s+[^\W\d_]{{2,}}ing)?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)"
         rf"(?:(?:{qualifiers})\s+)?(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
         rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
         # "an 8-hour workday": the hours of each day of work

@@ -68,8 +68,11 @@ def _held(result: FitResult) -> Held:
         return Held(model, best.precision, best.total_gb, capacity, best.verdict)
     if result.verdict not in FITTING:
         # One precision checked (a LoRA): a lighter base the tool found it fits with ('LoRA on an
-        # fp8 base') is how this card holds the model.
-        lighter = [o for o in result.fits_with if o.precision and o.verdict in FITTING]
+        # fp8 base') is how this card holds the model; another method (LoRA for a full
+        # fine-tuning) is not.
+        lighter = [
+            o for o in result.fits_with if o.precision and o.task is None and o.verdict in FITTING
+        ]
         roomy_with = [o for o in lighter if o.verdict != "tight"] or lighter
         base = max(roomy_with, key=lambda o: precision_bits(o.precision), default=None)
         if base is not None:

@@ -160,6 +160,16 @@ def _with_companions(reading: Reading) -> list[str]:
         first = _asked_before(reading.text, "concurrency", "speed")
         intents.insert(intents.index("llm_speed") + (0 if first else 1), "workload_fit")
     if (
+        "workload_fit" not in intents
+        and "fit" in concepts
+        and (ent.models or ent.model_size_b)
+        and (named_cards(ent) or ent.vram_gb)
+        and set(intents) & {"rent_cost", "purchase_price", "job_cost"}
+    ):
+        # 'if I rent 2x RTX 3090, does full fine-tuning of a 3B fit?': the fit is asked, the
+        # rental is its setting; a cost asked as well keeps the lead
+        intents.insert(len(intents) if "cost" in concepts else 0, "workload_fit")
+    if (
         "rent_vs_buy" not in intents
         and "break_even" in concepts
         and ent.purchase_total

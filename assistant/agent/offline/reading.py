@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from assistant.agent.offline.entities import Entities, extract_entities
 from assistant.agent.offline.intents import (
@@ -158,9 +159,14 @@ SELF_CONTAINED_SCORE = 0.9
 
 def _self_contained(result: Classification, ent: Entities) -> list[str]:
     """The follow-up's own tool intent (from its classification), when it is sure of it and
-    names what the tool needs."""
+    names what the tool needs; all its own tool intents when it names both its cards and its
+    model ('et si je loue 2× RTX 4090, le fine-tuning complet du 3.3B passe ?' asks afresh)."""
     from assistant.agent.offline.skills.registry import get_skill
 
+    if ent.gpus and (ent.models or ent.model_size_b):
+        own = [i for i in result.intents if i in tool_intents()]
+        if own:
+            return own
     top = result.scores[0] if result.scores else None
     if top is None or top.intent not in tool_intents() or top.score < SELF_CONTAINED_SCORE:
         return []
@@ -231,7 +237,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
         asks = _asks(text, clause)
         questions += asks
-        clause_ent = extract_entities(clause)
+        clause_ent = _as_in_message(extract_entities(clause), own)
         reading.clauses.append(clause_ent)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
@@ -299,6 +305,31 @@ def _asks(text: str, clause: str) -> bool:
     return bool(end and end.group() == "?" and _QUESTION_WORD.search(clause[:QUESTION_WORD_SPAN]))
 
 
+def _as_in_message(clause: Entities, whole: Entities) -> Entities:
+    """A clause's cards as the whole message names them: 'une 4090' in a message about 'un
+    portable gamer avec une RTX 4090' is the laptop card, which the clause alone cannot tell."""
+    renamed: dict[str, str] = {}
+    for card in clause.gpus:
+        if card in whole.gpus:
+            continue
+        wider = [w for w in whole.gpus if w.startswith(card + " ")]
+        if len(wider) == 1:
+            renamed[card] = wider[0]
+    if not renamed:
+        return clause
+
+    def keyed(values: dict[str, Any]) -> dict[str, Any]:
+        return {renamed.get(k, k): v for k, v in values.items()}
+
+    return clause.model_copy(
+        update={
+            "gpus": [renamed.get(c, c) for c in clause.gpus],
+            "card_memory": keyed(clause.card_memory),
+            "card_counts": keyed(clause.card_counts),
+        }
+    )
+
+
 def _filled(ent: Entities, slot: str) -> bool:
     value = getattr(ent, slot, None)
     return value is not None and value != [] and value != {}
@@ -341,7 +372,8 @@ def _complete_from_history(
     reading.previous_intents = prev_tools
     confident = _self_contained(own_result, own)
     if strong:
-        reading.intents = strong
+        # in the order the follow-up's own classification gives them
+        reading.intents = [i for i in own_result.intents if i in strong or i in confident]
     elif confident:
         reading.intents = confident
     elif prev_tools:

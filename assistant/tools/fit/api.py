@@ -162,7 +162,8 @@ def _result(
         headroom_gb=round(capacity - est.total_gb, 2) if capacity else None,
         breakdown=[MemoryLine(item=x.item, gb=x.gb, detail=x.detail) for x in est.lines],
         fits_with=[
-            FitOption(change=c, total_gb=t, verdict=v, precision=p) for c, t, v, p in options
+            FitOption(change=c, total_gb=t, verdict=v, precision=p, task=k)
+            for c, t, v, p, k in options
         ],
         bigger_cards=bigger,
         nearest_measured=nearest_measured(spec, setup, slot.name if slot else None),

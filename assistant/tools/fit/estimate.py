@@ -316,9 +316,20 @@ def estimate(setup: Setup, rules: MemoryRules) -> Estimate:
         lines.extend(_training_activations(setup, rules))
     if setup.num_gpus > 1:
         lines = _per_gpu(lines, setup.num_gpus, setup.shard_fraction)
-    lines.append(Line("overhead", rules.cuda_context_gb, "CUDA context and kernels"))
+    lines.append(_runtime_overhead(setup, rules))
     lines = [Line(x.item, round(x.gb, 3), x.detail) for x in lines]
     return Estimate(lines=lines, total_gb=round(sum(x.gb for x in lines), 2), complete=complete)
+
+
+def _runtime_overhead(setup: Setup, rules: MemoryRules) -> Line:
+    """The runtime's own memory: llama.cpp's smaller CUDA context for a language model in one of
+    its GGUF formats (a diffusion model in GGUF still runs in PyTorch), PyTorch's otherwise."""
+    diffusion = setup.spec is not None and setup.spec.is_diffusion
+    if setup.task == "inference" and not diffusion:
+        gb = rules.context_gb(setup.precision)
+        if gb != rules.cuda_context_gb:
+            return Line("overhead", gb, "llama.cpp's CUDA context and kernels")
+    return Line("overhead", rules.cuda_context_gb, "CUDA context and kernels")
 
 
 SHARDED = (

@@ -185,6 +185,9 @@ class FitOption(BaseModel):
     precision: str | None = Field(
         default=None, description="The weights' precision, when the change sets another"
     )
+    task: str | None = Field(
+        default=None, description="The method, when the change sets another (LoRA, QLoRA)"
+    )
 
 
 Runs = Literal["yes", "weight_only", "no", "unknown"]

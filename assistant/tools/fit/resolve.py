@@ -255,14 +255,15 @@ def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
 
 def fit_options(
     setup: Setup, rules: MemoryRules, capacity_gb: float | None
-) -> list[tuple[str, float, str, str | None]]:
-    """(change, total GB, verdict, the weights' precision when the change sets another) for single
-    changes that help: the ones that fit first."""
+) -> list[tuple[str, float, str, str | None, str | None]]:
+    """(change, total GB, verdict, the weights' precision when the change sets another, the task
+    when it sets another) for single changes that help: the ones that fit first."""
     results = []
     for change, variant in _candidates(setup, rules):
         est = estimate(variant, rules)
         other = variant.precision if variant.precision != setup.precision else None
-        results.append((change, est.total_gb, verdict_for(est, capacity_gb, rules), other))
+        task: str | None = variant.task if variant.task != setup.task else None
+        results.append((change, est.total_gb, verdict_for(est, capacity_gb, rules), other, task))
     rank = {"fits": 0, "tight": 1, "unknown": 2, "does_not_fit": 3}
     results.sort(key=lambda r: (rank[r[2]], -r[1] if r[2] != "does_not_fit" else r[1]))
     good = [r for r in results if r[2] in ("fits", "tight")]
@@ -317,6 +318,14 @@ def nearest_measured(
     return max(rows, key=score)
 
 
+def _runtime_memory(est: Estimate, rules: MemoryRules) -> tuple[float, str]:
+    """The runtime's own memory the estimate set aside, and whose it is."""
+    line = next((x for x in est.lines if x.item == "overhead"), None)
+    if line is None:
+        return rules.cuda_context_gb, "CUDA context and kernels"
+    return line.gb, line.detail
+
+
 def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str]:
     """The assumptions behind this estimate: units, verdict thresholds, calibration, setup."""
     spec = setup.spec
@@ -324,7 +333,7 @@ def assumptions_for(setup: Setup, est: Estimate, rules: MemoryRules) -> list[str
         "Memory in binary GB everywhere (1 GB = 2^30 bytes = 1 GiB), the unit cards are sold in and nvidia-smi reports: a card sold as 24 GB holds 24 GB here.",
         f"Verdict: fits below {rules.fits_below_fraction:.0%} of the card, tight up to {rules.tight_below_fraction:.0%}, does not fit above.",
         f"Calibrated against measured peaks (measured_vram.csv): every comparable row is matched within ±{rules.calibration_tolerance_fraction:.0%} or ±{rules.calibration_tolerance_gb:g} GB, whichever is larger.",
-        f"{rules.cuda_context_gb:g} GB for the CUDA context and kernels; no CUDA graphs or NCCL buffers.",
+        "{:g} GB for the {}; no CUDA graphs or NCCL buffers.".format(*_runtime_memory(est, rules)),
     ]
     if setup.num_gpus > 1:
         out.append(

@@ -151,6 +151,15 @@ def card_priced(text: str, mention: MoneyMention, where: dict[str, int]) -> str 
     return card if at - start <= PRICE_AFTER_CARD else None
 
 
+def hours_for(ent: Entities, cards: list[str | None], index: int, total: float) -> float:
+    """The hours meant for the card at `index`: paired in order when the question gives one span
+    per card ('~30 h on an A100 or ~70 h on a 4090'), else the job's `total`."""
+    spans = [d.hours for d in ent.durations if d.per_day is None and d.hours is not None]
+    if len(cards) > 1 and len(spans) == len(cards) and index < len(spans):
+        return float(spans[index] or total)
+    return total
+
+
 def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None:
     """The hourly rate meant for the card at `index`: paired in order when the question gives one
     rate per card ('A100 at 1.29 $/h and H100 at 2.49 $/h'), else the one rate given."""

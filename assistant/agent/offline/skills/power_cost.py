@@ -512,6 +512,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     rates = rental_rates(whole, reading.text)
     # hours stated in another clause of the message ('is my PSU enough? and 2 h a day, how much?')
     work, idle = ent.hours_per_day or whole.hours_per_day, ent.idle_hours_per_day
+    busy = [d.per_day for d in whole.durations if d.per_day and d.per_day < HOURS_PER_DAY]
+    if idle is None and whole.always_on and ent.idle_w is not None and busy:
+        # 'on 24/7 … 48 W idle and 230 W while generating, maybe 1 hr generating per day': the
+        # hours named below the day's are the working ones, the rest of the day idles
+        work, idle = busy[0], HOURS_PER_DAY - busy[0]
     if not work and idle is None and ent.utilisation and ent.idle_w is not None:
         # 'draws 1.85 kW loaded and 0.35 kW idle; we aim at 60 % occupancy': a machine with a
         # share of busy time and an idle draw is on all day

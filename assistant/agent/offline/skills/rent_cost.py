@@ -13,6 +13,7 @@ from assistant.agent.offline.skills.common import (
     card_positions,
     card_priced,
     hourly_rates,
+    hours_for,
     money_inputs,
     named_cards,
     price_unknown,
@@ -303,7 +304,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         for rate, count, card in zip(rates, counts, cards, strict=True)
     ]
     return [
-        {"gpu": card, "hours": total, "rate_per_hour": rates[i],
+        {"gpu": card, "hours": hours_for(ent, cards, i, total), "rate_per_hour": rates[i],
          "gpu_count": counts[i], "kind": kind,
          "utilisation": whole.utilisation, "speedup": speedups.get(card) if card else None,
          **money_inputs(ent)}

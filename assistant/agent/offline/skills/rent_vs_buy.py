@@ -401,14 +401,23 @@ RUNNING_SPAN = 40  # how far from a monthly amount its 'hosting' word may sit
 
 
 def _running_costs(ent: Entities, text: str) -> tuple[float | None, bool]:
-    """A monthly cost of owning the asker gives ('plus about 2,500 €/month for hosting (colo +
-    power)'), and whether it already pays for the electricity."""
+    """The monthly costs of owning the asker gives, added up ('plus about 2,500 €/month for
+    hosting (colo + power)', 'rack fee EUR400/month + the ~EUR225/month power'), and whether they
+    pay for the electricity."""
     from assistant.agent.offline.quantities import phrase_spans
 
-    for m, near in _monthly_amounts(ent, text):
-        if phrase_spans("running_costs", near):
-            return m.amount, bool(phrase_spans("includes_power", near))
-    return None, False
+    costs = [
+        (
+            m.amount,
+            bool(phrase_spans("running_costs", near)),
+            bool(phrase_spans("includes_power", near)),
+        )
+        for m, near in _monthly_amounts(ent, text)
+    ]
+    kept = [(amount, power) for amount, running, power in costs if running or power]
+    if not any(running for _, running, _ in costs):
+        return None, False  # a power bill alone is no cost of owning besides the electricity
+    return sum(a for a, _ in kept), any(power for _, power in kept)
 
 
 def _monthly_amounts(ent: Entities, text: str) -> Iterator[tuple[MoneyMention, str]]:

@@ -558,10 +558,13 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
         )
         + _support_caveat(result, lang)
     ]
+    parts: dict[str, float] = {}  # one bullet per item: the logits count with the activations
+    for line in result.breakdown:
+        parts[line.item] = parts.get(line.item, 0.0) + line.gb
     breakdown = [
-        f"{pick(lang, *ITEMS.get(line.item, (line.item, line.item)))}{colon}{gb(line.gb, lang)}"
-        for line in result.breakdown
-        if line.gb > 0.005
+        f"{pick(lang, *ITEMS.get(item, (item, item)))}{colon}{gb(size, lang)}"
+        for item, size in parts.items()
+        if size > 0.005
     ]
     if breakdown:
         lines.append(bullet_list(breakdown))
@@ -656,12 +659,13 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     """Several methods for one model on one card: the verdict on each, lightest first, as a table.
     One method for a model at two sizes: the size that fits (`_sizes`)."""
     if (
-        len(results) == 2
+        len(results) in (2, 3)
         and len({r.task for r in results}) == 1
-        and len({_model_label(r, lang) for r in results}) == 2
+        and len({_model_label(r, lang) for r in results}) == len(results)
         and len({(r.gpu, r.capacity_gb) for r in results}) == 1
     ):
-        return _sizes(results, question, lang) or _models(results, question, lang)
+        sizes = _sizes(results, question, lang) if len(results) == 2 else ""
+        return sizes or _models(results, question, lang)
     if (
         len({r.task for r in results}) < 2
         or len({(r.model, r.gpu, r.capacity_gb) for r in results}) > 1
@@ -837,7 +841,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
 
 
 def _named_models(ent: Entities, first: str) -> list[str]:
-    """The models a question weighs on one card (at most two): those it names, and a bare size
+    """The models a question weighs on one card (at most three): those it names, and a bare size
     after a named model ('or drop to 1B?'), as that model's sibling of that size when there is one."""
     from assistant.knowledge.model_matching import parse_param_count, sibling_of_size
 
@@ -858,7 +862,7 @@ def _sibling(ent: Entities, model: str) -> str | None:
     return smaller_sibling(model) if model in ent.unsized_models else None
 
 
-MAX_GOAL_MODELS = 2
+MAX_GOAL_MODELS = 3
 
 
 def _goal_models(ent: Entities, first: str) -> list[str]:

@@ -1,0 +1,110 @@
+"""Quantities read per card and currencies read by their own name: a span of hours for each card
+compared, a rate with spaced thousands, francs that are not Swiss, 'Q4' as llama.cpp's format,
+three models weighed on one card, and a follow-up that names its own cards and model."""
+
+from __future__ import annotations
+
+from assistant import ask
+from assistant.money import asked_currency, parse_money, parse_pair_rates
+
+
+def test_each_card_gets_its_own_span_of_hours() -> None:
+    answer = ask(
+        "Roughly 25 h on an H100 at $2.10/h, or roughly 60 h on an RTX 3090 at $0.22/h: "
+        "which total is lower?"
+    )
+    hours = {
+        c.arguments["gpu"]: c.arguments["hours"] for c in answer.tool_calls if c.name == "rent_cost"
+    }
+    assert sorted(hours.values()) == [25.0, 60.0]
+    assert "60 h × $0.22/h" in answer.text
+
+
+def test_a_rate_with_spaced_thousands_is_read() -> None:
+    (pair,) = parse_pair_rates("1 $ ≈ 2 530 GNF, combien ça fait ?")
+    assert (pair.base, pair.quote, pair.rate) == ("USD", "GNF", 2530.0)
+
+
+def test_francs_are_swiss_only_when_nothing_else_names_them() -> None:
+    assert asked_currency("Ça fait combien en francs rwandais ?") == "RWF"
+    assert asked_currency("How much is that in Swiss francs?") == "CHF"
+    assert parse_money("The job costs 300 francs")[0].currency == "CHF"
+    assert parse_money("le travail coûte 30 000 francs burundais")[0].currency == "BIF"
+
+
+def test_a_total_is_given_in_the_currency_asked_at_the_rate_given() -> None:
+    answer = ask(
+        "Environ 40 h sur une A100 à 1,20 $/h. 1 $ ≈ 1 450 RWF. Ça fait combien en francs rwandais ?"
+    )
+    assert "RWF" in answer.text.split("\n")[0] and "CHF" not in answer.text
+
+
+def test_q4_is_llama_cpps_q4_k_m() -> None:
+    answer = ask("Does Mistral 7B fit in 6GB at Q4?")
+    fit = next(c for c in answer.tool_calls if c.name == "workload_fit")
+    assert fit.arguments["precision"] == "q4_k_m"
+
+
+def test_three_models_on_one_card_are_each_checked() -> None:
+    answer = ask("On 12GB, which of these fits at Q4: Llama 3.1 8B, Gemma 2 9B or Qwen2.5 32B?")
+    models = [c.arguments["model"] for c in answer.tool_calls if c.name == "workload_fit"]
+    assert models == ["Llama 3.1 8B", "Gemma 2 9B", "Qwen2.5 32B"]
+    head = answer.text.split("\n")[0]
+    assert "Qwen2.5 32B: does not fit" in head and "Llama 3.1 8B: fits" in head
+
+
+def test_a_follow_up_naming_its_cards_and_model_is_sized() -> None:
+    history = [{"role": "user", "content": "A100 80 GB at $1.19/h for about 30 h: how much?"}]
+    answer = ask(
+        "And if I rent 2x RTX 3090 instead, does full fine-tuning of a 3B model fit?",
+        history=history,
+    )
+    names = [c.name for c in answer.tool_calls]
+    assert names[0] == "workload_fit", names
+    fit = answer.tool_calls[0].arguments
+    assert fit["task"] == "full_finetune" and fit.get("num_gpus") == 2
+
+
+def test_another_method_is_not_a_cards_best_fit_for_full_fine_tuning() -> None:
+    """LoRA fits where full fine-tuning does not: the card that only takes LoRA does not 'hold'
+    the full fine-tuning asked."""
+    answer = ask("Full fine-tuning of a 3B model: RTX 4090 24GB or A100 80GB?")
+    head = answer.text.split("\n")[0]
+    assert "also" not in head.split("A100")[-1] or "does not" in head, head
+    assert "RTX 4090" in head
+    table = answer.text
+    row = next(line for line in table.splitlines() if line.startswith("| GeForce RTX 4090"))
+    assert "does not fit" in row, row
+
+
+def test_a_box_on_all_day_works_the_hours_named_and_idles_the_rest() -> None:
+    answer = ask(
+        "My NAS box runs 24/7: the meter shows 35W idle and 180W while transcoding, about "
+        "2 hrs transcoding per day. Power is 0.30 EUR/kWh. Cost per month?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.arguments["hours_per_day"] == 2.0
+    assert call.arguments["idle_hours_per_day"] == 22.0
+
+
+def test_a_hosts_draw_is_counted_once_per_machine() -> None:
+    answer = ask("At EUR 0.25/kWh, 24/7: a 2x A100 box at 300W per GPU + ~500W host. Monthly cost?")
+    call = next(c for c in answer.tool_calls if c.name == "power_cost")
+    assert call.arguments["system_w"] == 500.0
+
+
+def test_monthly_costs_of_owning_are_added_up() -> None:
+    answer = ask(
+        "Buy a 4x L40S server at ~EUR 40,000, colo rack fee EUR 300/month + about EUR 150/month "
+        "power, or rent 4x L40S at EUR 1.10 per GPU-hour 24/7: break-even?"
+    )
+    call = next(c for c in answer.tool_calls if c.name == "rent_vs_buy")
+    assert call.arguments["running_per_month"] == 450.0
+    assert call.arguments["running_includes_power"] is True
+
+
+def test_a_turing_laptop_chip_without_tensor_cores_says_so() -> None:
+    """The MX450 is CC 7.5 like the RTX 20 series, but its TU117 die (the GTX 1650's) has no
+    tensor cores: the die decides, not the name."""
+    answer = ask("Does the GeForce MX450 have tensor cores?")
+    assert answer.text.startswith("**No**"), answer.text[:200]

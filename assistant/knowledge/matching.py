@@ -70,8 +70,17 @@ def _owned(spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
     tok, start, end = spans[i]
     if len(tok) != 4 or _YEAR.match(tok) or not _OWNER_BEFORE.search(text[:start]):
         return False
-    after = spans[i + 1][0] if i + 1 < len(spans) else ""
-    return not (_UNIT_AFTER.match(after) or _CURRENCY.match(text[end:]))
+    return not (_unit_after(spans, i, text) or _CURRENCY.match(text[end:]))
+
+
+def _unit_after(spans: list[tuple[str, int, int]], i: int, text: str) -> bool:
+    """The word after token `i` is a unit in the same sentence ('100 hours', '300 W'): not after
+    a question mark or a full stop ('on the 7600? tokens per sec')."""
+    if i + 1 >= len(spans):
+        return False
+    word, start = spans[i + 1][0], spans[i + 1][1]
+    between = text[spans[i][1] + len(spans[i][0]) : start]  # a span may hold its punctuation
+    return bool(_UNIT_AFTER.match(word)) and not re.search(r"[?!.;,:]", between)
 
 
 # A size followed by one of these counts parameters or tokens ("650M parameters"), not a card.
@@ -738,7 +747,7 @@ def _plausible_model(token: str, spans: list[tuple[str, int, int]], i: int, text
     after_family = (i > 0 and spans[i - 1][0] in _FAMILY_WORDS) or _after_brand(text, spans[i][1])
     if (_SIZE_LIKE.match(token) and not after_family) or _MEM_TOKEN.match(token):
         return False
-    if token.isdigit() and i + 1 < len(spans) and _UNIT_AFTER.match(spans[i + 1][0]):
+    if token.isdigit() and _unit_after(spans, i, text):
         return False
     return _plausible_bare(token, spans, i, text)
 

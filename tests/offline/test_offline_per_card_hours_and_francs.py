@@ -108,3 +108,38 @@ def test_a_turing_laptop_chip_without_tensor_cores_says_so() -> None:
     tensor cores: the die decides, not the name."""
     answer = ask("Does the GeForce MX450 have tensor cores?")
     assert answer.text.startswith("**No**"), answer.text[:200]
+
+
+def test_a_laptop_cards_memory_claimed_too_high_is_corrected_first() -> None:
+    """'a gaming laptop with an RTX 4090 … I have 24 GB': the laptop chip has 16 GB; the claim
+    is corrected before anything else, and the fit uses the laptop card."""
+    answer = ask(
+        "My gaming laptop has an RTX 4090. Since it's a 4090 I have 24GB of VRAM, so can I "
+        "run SDXL with the refiner loaded at the same time?"
+    )
+    assert answer.text.startswith("**Note: the GeForce RTX 4090 Laptop GPU has 16 GB"), answer.text[
+        :200
+    ]
+    fits = [c for c in answer.tool_calls if c.name == "workload_fit"]
+    assert fits and all(c.arguments.get("gpu") == "GeForce RTX 4090 Laptop GPU" for c in fits)
+
+
+def test_a_bare_model_number_before_a_question_mark_is_a_card() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    assert extract_entities("how fast on the 7600? tokens per sec").gpus == ["Radeon RX 7600"]
+    assert extract_entities("we ran 3000 hours on it").gpus == []
+
+
+def test_a_price_set_aside_is_not_asked_and_two_cards_are_compared() -> None:
+    answer = ask(
+        "Jetson Orin NX 16GB or Jetson AGX Orin 32GB: what's the real difference, apart from the price?"
+    )
+    assert [c.name for c in answer.tool_calls][0] == "gpu_compare"
+
+
+def test_shark_detection_is_no_probe_of_this_machine() -> None:
+    answer = ask(
+        "On fait de la détection de requins avec une caméra : une Jetson Orin NX suffit-elle ?"
+    )
+    assert "probe_gpus" not in [c.name for c in answer.tool_calls]

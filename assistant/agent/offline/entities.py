@@ -951,6 +951,38 @@ def _system_ram(text: str, start: int, end: int) -> bool:
     return names_machine_memory(text[end:]) or bool(re.search(r"\bram\s*:?\s*$", before, re.I))
 
 
+# 'j'ai 24 Go de VRAM', 'I have 24GB', 'it has 24 GB': the asker saying what their card holds
+_HAVE = re.compile(
+    r"(?:\bj'ai|\bi have|\bi've got|\bi got|\bhas|\bposs[eè]de|\bdispose de|\bfait)\s*"
+    r"(?:about|around|environ|~)?\s*$",
+    re.I,
+)
+
+
+def _claimed_memory(ent: Entities, text: str, sizes: list[tuple[int, int, float]]) -> None:
+    """A memory size the asker says they have, more than the one card they name holds in any
+    variant ('un portable avec une RTX 4090 … j'ai 24 Go de VRAM': the laptop card has 16): a
+    false premise to correct, like a size stated next to the card."""
+    from assistant.knowledge.gpu_names import LAPTOP, tokens
+    from assistant.knowledge.matching import match_gpu, memory_variant
+
+    if len(ent.gpus) != 1 or ent.memory_claims or ent.card_memory or ent.vram_gb is None:
+        return
+    card = match_gpu(ent.gpus[0]).gpu
+    if card is None or not card.vram_gb or not card.curated or card.unified_memory:
+        return
+    if ent.vram_gb <= card.vram_gb:
+        return
+    laptop = LAPTOP in tokens(text)
+    variant = memory_variant(card, ent.vram_gb, laptop=laptop)
+    if variant is not None and (LAPTOP in tokens(variant.name)) == laptop:
+        return  # the size is another variant's, of the same kind (a laptop's for a laptop)
+    said = next((start for start, _, size in sizes if size == ent.vram_gb), None)
+    if said is not None and _HAVE.search(text[max(0, said - 20) : said]):
+        ent.memory_claims = {ent.gpus[0]: ent.vram_gb}
+        ent.vram_gb = None
+
+
 def _unified(cards: list[str]) -> bool:
     """A card on unified memory (a Mac): its RAM is its VRAM."""
     from assistant.knowledge.matching import match_gpu
@@ -1075,6 +1107,7 @@ def extract_entities(text: str) -> Entities:
         # spec the asker meets is the memory to work with, not a figure to check theirs against
         ent.vram_gb, ent.required_vram_gb = asked_memory[0], None
     _memory_from_total(ent)
+    _claimed_memory(ent, text, sizes)
     precision = _PRECISION.search(text)
     if precision:
         ent.precision = _normalize_precision(precision.group(1))

@@ -349,6 +349,10 @@ def _with_companions(reading: Reading) -> list[str]:
         # which releases still build for it is the answer, before any spec sheet or feature.
         intents = [i for i in intents if i not in ("gpu_capability", "gpu_lookup")]
         intents.insert(0, "software_support")
+    if not intents and "compare" in concepts and len(named_cards(ent)) >= 2:
+        # 'Orin NX 16 Go or Orin Nano Super 8 Go: what is the real difference?' with no tool
+        # asked: the cards named, side by side
+        intents.append("gpu_compare")
     return intents
 
 

@@ -1058,7 +1058,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
-    parts.extend(_memory_corrections(reading))
+    corrections = _memory_corrections(reading)
+    parts.extend(corrections)
     # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it
     required = requirement_check(reading.entities, lang)
     if required:
@@ -1113,7 +1114,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)
-        at = int(script is not None) + int(reading.injection) + int(bool(unknown))
+        at = (
+            int(script is not None) + int(reading.injection) + int(bool(unknown)) + len(corrections)
+        )
         at += int(premise or verdict)
         leads = _leads(reading, retrieved, results, lead)  # one per question the message asks
         for n, one in enumerate(leads):

@@ -143,3 +143,25 @@ def test_shark_detection_is_no_probe_of_this_machine() -> None:
         "On fait de la détection de requins avec une caméra : une Jetson Orin NX suffit-elle ?"
     )
     assert "probe_gpus" not in [c.name for c in answer.tool_calls]
+
+
+def test_no_rental_price_is_offered_when_no_rental_was_asked() -> None:
+    answer = ask(
+        "I use an RTX 3070 Ti Laptop GPU and each epoch costs me about 18 hours. Is that normal?"
+    )
+    assert "rental price" not in answer.text
+
+
+def test_two_named_cards_without_a_budget_are_compared_not_priced() -> None:
+    answer = ask(
+        "Which of these two laptop GPUs would you recommend for RL training in Isaac Lab: "
+        "the RTX 5000 Ada or the RTX 5090?"
+    )
+    assert answer.tool_calls[0].name == "gpu_compare"
+    assert "Nothing fits" not in answer.text
+
+
+def test_a_model_that_fits_none_of_the_options_leads_with_the_fits() -> None:
+    answer = ask("A DGX Spark or a PC with 2x RTX 5090, which is faster for DeepSeek-R1 671B?")
+    assert "DeepSeek-R1" in answer.text.split("\n")[0]
+    assert "fastest" not in answer.text.split("\n")[0]

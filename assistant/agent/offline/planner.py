@@ -178,7 +178,16 @@ def _with_companions(reading: Reading) -> list[str]:
         # 'a vendor quotes Rs 3.4 lakh … we rent at $1.212/h: how many months to break even?':
         # a purchase price, a rental and a break-even asked are the rent-or-buy calculation
         intents.insert(0, "rent_vs_buy")
-    buying = "rent_vs_buy" in intents and not _names_renting(reading)
+    if (
+        not intents
+        and len(named_cards(ent)) >= 2
+        and ("compare" in concepts or (ent.options and (ent.models or ent.model_size_b)))
+    ):
+        # 'Orin NX 16 Go or Orin Nano Super 8 Go: what is the real difference?', 'a DGX Spark or
+        # 2x RTX 5090 for R1 671B?' with no tool asked: the cards named, side by side (and the
+        # model on each, below)
+        intents.append("gpu_compare")
+    buying = "rent_vs_buy" in intents and not names_renting(reading)
     if (
         ent.options
         and (ent.models or ent.model_size_b)
@@ -217,7 +226,7 @@ def _with_companions(reading: Reading) -> list[str]:
     if "rent_cost" in intents and ent.fuel_l_per_h and not ent.hourly_rates:
         # 'on the generator, what does it cost per hour?': the fuel's hour, not a rental's
         intents.remove("rent_cost")
-    if "notebook_tiers" in intents and "rent_cost" in intents and not _names_renting(reading):
+    if "notebook_tiers" in intents and "rent_cost" in intents and not names_renting(reading):
         # "100 compute units on Colab Pro: how many hours of A100?": the notebook's units, not a
         # cloud rental nobody asked to price.
         intents.remove("rent_cost")
@@ -349,10 +358,16 @@ def _with_companions(reading: Reading) -> list[str]:
         # which releases still build for it is the answer, before any spec sheet or feature.
         intents = [i for i in intents if i not in ("gpu_capability", "gpu_lookup")]
         intents.insert(0, "software_support")
-    if not intents and "compare" in concepts and len(named_cards(ent)) >= 2:
-        # 'Orin NX 16 Go or Orin Nano Super 8 Go: what is the real difference?' with no tool
-        # asked: the cards named, side by side
-        intents.append("gpu_compare")
+    if (
+        "recommend_gpus" in intents
+        and "gpu_compare" not in intents
+        and len(named_cards(ent)) >= 2
+        and not ent.spendable
+        and not any(_priced(card) for card in named_cards(ent))
+    ):
+        # 'the RTX 5000 Ada or the RTX 5090 laptop: which would you recommend?' with no budget
+        # and no price in the data for either: the two named, side by side
+        intents.insert(0, "gpu_compare")
     return intents
 
 
@@ -387,7 +402,14 @@ def card_feature(key: str) -> bool:
     )
 
 
-def _names_renting(reading: Reading) -> bool:
+def _priced(card: str) -> bool:
+    """The data holds a purchase or rental price for the card."""
+    from assistant.knowledge.prices import hourly_rows, purchase_rows
+
+    return bool(purchase_rows(card)[1] or hourly_rows(card))
+
+
+def names_renting(reading: Reading) -> bool:
     """The question speaks of renting or gives an hourly rate: a rental may be priced."""
     return "rent" in concepts_in(reading.text) or bool(reading.entities.hourly_rates)
 

@@ -456,13 +456,37 @@ def _without_unanswered(reading: Reading, results: list[ToolResult]) -> list[Too
     price'; 'both cards in one box, 24 + 16 GB': the fit answers, not 'say which card'). A speed
     asked for in so many words keeps its 'say which card', with the bound it gives ('how many
     tok/s and how much context fits in the 24GB?')."""
+    from assistant.agent.offline.planner import names_renting
+
     others = any(_answered(r) and r.name not in _NEEDS_INPUT | {SEARCH_TOOL} for r in results)
     speed_asked = names_concept("speed", reading.text)
+    renting = names_renting(reading)
+    compared = any(r.name == "gpu_compare" and _answered(r) for r in results)
     return [
         r
         for r in results
         if not (others and _missing_input(r) and not (speed_asked and r.name == "llm_speed"))
+        # 'each epoch costs me 18 hours': no rental was asked, so no 'no rental price' either
+        and not (r.name == "rent_cost" and not _answered(r) and not renting)
+        # the cards named, compared, answer 'which of these two?' when none has a price
+        and not (r.name == "recommend_gpus" and compared and _picks_nothing(r))
     ]
+
+
+def _fits_none(results: list[ToolResult]) -> bool:
+    """The model was checked on cards and fits none of them: 'the fastest' is then no answer."""
+    from assistant.agent.offline.skills.workload_fit import FITTING
+
+    fits = [r for r in results if r.name == "workload_fit" and _answered(r)]
+    return bool(fits) and not any(
+        isinstance(r.result, dict) and r.result.get("verdict") in FITTING for r in fits
+    )
+
+
+def _picks_nothing(result: ToolResult) -> bool:
+    """A recommendation with no option and nothing close (the cards named have no price)."""
+    found = result.result if isinstance(result.result, dict) else {}
+    return not found.get("options") and not found.get("closest")
 
 
 def _missing_input(result: ToolResult) -> bool:
@@ -553,6 +577,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         weighed is not None
         and asks_speed_first(reading)
         and any(r.name == "llm_speed" and not r.error for r in results)
+        and not _fits_none(results)  # a model that loads on none of them: the fits first
     )
     if weighed is not None:
         if not speed_first:

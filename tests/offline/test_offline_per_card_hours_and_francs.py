@@ -165,3 +165,12 @@ def test_a_model_that_fits_none_of_the_options_leads_with_the_fits() -> None:
     answer = ask("A DGX Spark or a PC with 2x RTX 5090, which is faster for DeepSeek-R1 671B?")
     assert "DeepSeek-R1" in answer.text.split("\n")[0]
     assert "fastest" not in answer.text.split("\n")[0]
+
+
+def test_a_model_on_a_cloud_instance_is_sized_on_its_card() -> None:
+    answer = ask(
+        "Hi, we want Mistral 7B summaries on vLLM on GCP. Thinking g2-standard-8 (1x L4 24GB) "
+        "in BF16. enough? how many documents at once?"
+    )
+    fit = next(c for c in answer.tool_calls if c.name == "workload_fit")
+    assert fit.arguments["gpu"] == "L4"

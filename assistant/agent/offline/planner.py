@@ -170,6 +170,16 @@ def _with_companions(reading: Reading) -> list[str]:
         # rental is its setting; a cost asked as well keeps the lead
         intents.insert(len(intents) if "cost" in concepts else 0, "workload_fit")
     if (
+        "cloud_instances" in intents
+        and "workload_fit" not in intents
+        and (ent.models or ent.model_size_b)
+        and named_cards(ent)
+        and {"fit", "concurrency", "capability"} & concepts
+    ):
+        # 'Qwen2.5-7B on g2-standard-8 (1x L4 24GB) in BF16: enough? how many at once?': the
+        # instance's card sized for the model, after the instance
+        intents.insert(intents.index("cloud_instances") + 1, "workload_fit")
+    if (
         "rent_vs_buy" not in intents
         and "break_even" in concepts
         and ent.purchase_total

@@ -174,3 +174,12 @@ def test_a_model_on_a_cloud_instance_is_sized_on_its_card() -> None:
     )
     fit = next(c for c in answer.tool_calls if c.name == "workload_fit")
     assert fit.arguments["gpu"] == "L4"
+
+
+def test_the_memory_of_several_cards_together_is_no_claim() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    ent = extract_entities("Et si je loue 2× RTX 4090, ça fait 48 Go, donc ça passe ?")
+    assert ent.memory_claims == {}
+    ent = extract_entities("I have two RTX 3090s, so I have 48GB of VRAM")
+    assert ent.memory_claims == {}

@@ -953,7 +953,7 @@ def _system_ram(text: str, start: int, end: int) -> bool:
 
 # 'j'ai 24 Go de VRAM', 'I have 24GB', 'it has 24 GB': the asker saying what their card holds
 _HAVE = re.compile(
-    r"(?:\bj'ai|\bi have|\bi've got|\bi got|\bhas|\bposs[eè]de|\bdispose de|\bfait)\s*"
+    r"(?:\bj'ai|\bi have|\bi've got|\bi got|\bhas|\bposs[eè]de|\bdispose de)\s*"
     r"(?:about|around|environ|~)?\s*$",
     re.I,
 )
@@ -968,6 +968,8 @@ def _claimed_memory(ent: Entities, text: str, sizes: list[tuple[int, int, float]
 
     if len(ent.gpus) != 1 or ent.memory_claims or ent.card_memory or ent.vram_gb is None:
         return
+    if (ent.gpu_count or 1) > 1 or ent.card_counts.get(ent.gpus[0], 1) > 1:
+        return  # '2× RTX 4090, ça fait 48 Go': the cards' memory together
     card = match_gpu(ent.gpus[0]).gpu
     if card is None or not card.vram_gb or not card.curated or card.unified_memory:
         return

@@ -183,3 +183,14 @@ def test_the_memory_of_several_cards_together_is_no_claim() -> None:
     assert ent.memory_claims == {}
     ent = extract_entities("I have two RTX 3090s, so I have 48GB of VRAM")
     assert ent.memory_claims == {}
+
+
+def test_a_models_size_is_no_claim_about_the_card() -> None:
+    from assistant.agent.offline.entities import extract_entities
+
+    assert (
+        extract_entities("On my RTX 3060, the model has 24GB of weights: too big?").memory_claims
+        == {}
+    )
+    claimed = extract_entities("My laptop has an RTX 4090, and I have 24GB of VRAM")
+    assert claimed.memory_claims == {"GeForce RTX 4090 Laptop GPU": 24.0}

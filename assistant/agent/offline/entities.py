@@ -951,9 +951,10 @@ def _system_ram(text: str, start: int, end: int) -> bool:
     return names_machine_memory(text[end:]) or bool(re.search(r"\bram\s*:?\s*$", before, re.I))
 
 
-# 'j'ai 24 Go de VRAM', 'I have 24GB', 'it has 24 GB': the asker saying what their card holds
+# 'j'ai 24 Go de VRAM', 'I have 24GB', 'it has 24 GB': the asker saying what their card holds (not
+# 'the model has 24 GB of weights')
 _HAVE = re.compile(
-    r"(?:\bj'ai|\bi have|\bi've got|\bi got|\bhas|\bposs[eè]de|\bdispose de)\s*"
+    r"(?:\bj'ai|\bi have|\bi've got|\bi got|\b(?:it|card|gpu|carte) has|\bposs[eè]de|\bdispose de)\s*"
     r"(?:about|around|environ|~)?\s*$",
     re.I,
 )

@@ -232,14 +232,6 @@ class MemoryRules(BaseModel):
         """A size given in decimal GB (1e9 bytes), in the unit of every estimate."""
         return decimal_gb * 1e9 / self.bytes_per_gb
 
-    def context_gb(self, precision: str) -> float:
-        """The runtime's own memory (CUDA context and kernels) for weights in `precision`:
-        llama.cpp's for its GGUF formats, PyTorch's otherwise."""
-        fmt = self.format(precision)
-        if fmt is not None and fmt.runtime == "llama.cpp":
-            return self.llama_cpp_context_gb
-        return self.cuda_context_gb
-
     def card_capacity_gb(self, vram_gb: float) -> float:
         """Memory held by a card sold as `vram_gb`, in the unit of every estimate (the same number
         when, as here, that unit is the binary GB cards are sold in)."""

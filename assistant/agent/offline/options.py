@@ -140,15 +140,27 @@ def _cell(held: Held, lang: Lang) -> str:
     return f"{held.precision} ({gb(held.total_gb, lang)})"
 
 
-def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> str | None:
-    """The pick among the options for the model(s) the question wants to run."""
-    fits = [
+def _option_fits(results: list[ToolResult]) -> list[FitResult]:
+    """The model's fit on each card checked."""
+    return [
         f
         for r in results
         if r.name == "workload_fit" and not r.error
         for f in [_parse(FitResult, r.result)]
         if f is not None and f.gpu and f.total_gb
     ]
+
+
+def holds_none(results: list[ToolResult]) -> bool:
+    """The model was checked on cards and none holds it at any precision checked: 'the fastest'
+    is then no answer."""
+    fits = _option_fits(results)
+    return bool(fits) and not any(_held(f).bits for f in fits)
+
+
+def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> str | None:
+    """The pick among the options for the model(s) the question wants to run."""
+    fits = _option_fits(results)
     by_option: dict[str, list[tuple[FitResult, Held]]] = {}
     for f in fits:
         by_option.setdefault(_label(f), []).append((f, _held(f)))

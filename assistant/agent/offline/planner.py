@@ -413,10 +413,10 @@ def card_feature(key: str) -> bool:
 
 
 def _priced(card: str) -> bool:
-    """The data holds a purchase or rental price for the card."""
-    from assistant.knowledge.prices import hourly_rows, purchase_rows
+    """The data holds a purchase or rental price for the card (the recommender's own list)."""
+    from assistant.tools.recommend.rank import priced_cards
 
-    return bool(purchase_rows(card)[1] or hourly_rows(card))
+    return card in {c.name for c in priced_cards()}
 
 
 def names_renting(reading: Reading) -> bool:

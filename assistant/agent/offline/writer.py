@@ -473,16 +473,6 @@ def _without_unanswered(reading: Reading, results: list[ToolResult]) -> list[Too
     ]
 
 
-def _fits_none(results: list[ToolResult]) -> bool:
-    """The model was checked on cards and fits none of them: 'the fastest' is then no answer."""
-    from assistant.agent.offline.skills.workload_fit import FITTING
-
-    fits = [r for r in results if r.name == "workload_fit" and _answered(r)]
-    return bool(fits) and not any(
-        isinstance(r.result, dict) and r.result.get("verdict") in FITTING for r in fits
-    )
-
-
 def _picks_nothing(result: ToolResult) -> bool:
     """A recommendation with no option and nothing close (the cards named have no price)."""
     found = result.result if isinstance(result.result, dict) else {}
@@ -566,7 +556,7 @@ def _without(section: str, notes: list[str]) -> str:
 def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[str], int]:
     """One section per tool, in the order called; a skill's several results may be merged.
     Cards named as options get the pick first, in place of the sections it sums up."""
-    from assistant.agent.offline.options import weigh_options
+    from assistant.agent.offline.options import holds_none, weigh_options
 
     sections: list[str] = []
     program_first: list[str] = []
@@ -577,7 +567,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         weighed is not None
         and asks_speed_first(reading)
         and any(r.name == "llm_speed" and not r.error for r in results)
-        and not _fits_none(results)  # a model that loads on none of them: the fits first
+        and not holds_none(results)  # a model that loads on none of them: the fits first
     )
     if weighed is not None:
         if not speed_first:

@@ -325,10 +325,9 @@ def _runtime_overhead(setup: Setup, rules: MemoryRules) -> Line:
     """The runtime's own memory: llama.cpp's smaller CUDA context for a language model in one of
     its GGUF formats (a diffusion model in GGUF still runs in PyTorch), PyTorch's otherwise."""
     diffusion = setup.spec is not None and setup.spec.is_diffusion
-    if setup.task == "inference" and not diffusion:
-        gb = rules.context_gb(setup.precision)
-        if gb != rules.cuda_context_gb:
-            return Line("overhead", gb, "llama.cpp's CUDA context and kernels")
+    llama_cpp = setup.fmt is not None and setup.fmt.runtime == "llama.cpp"
+    if setup.task == "inference" and not diffusion and llama_cpp:
+        return Line("overhead", rules.llama_cpp_context_gb, "llama.cpp's CUDA context and kernels")
     return Line("overhead", rules.cuda_context_gb, "CUDA context and kernels")
 
 

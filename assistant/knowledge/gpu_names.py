@@ -126,8 +126,13 @@ def _cjk_laptop_re() -> re.Pattern[str]:
 
 def vendor_hint(toks: list[str]) -> str | None:
     """The maker a name's words point to ('tesla m4' → 'nvidia'), None if none or several."""
-    found = {v for v, words in vocabulary().vendor_words.items() if words & set(toks)}
-    return found.pop() if len(found) == 1 else None
+    found = vendors_named(toks)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def vendors_named(toks: list[str]) -> frozenset[str]:
+    """Every maker the words point to ('an AMD eGPU on an Intel MacBook': amd, intel, apple)."""
+    return frozenset(v for v, words in vocabulary().vendor_words.items() if words & set(toks))
 
 
 def core_tokens(text: str) -> list[str]:

@@ -184,6 +184,8 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
         if span.name in out:
             continue
         count = said.get(span.name)
+        if count is None:
+            count = _count_by_number(text, span.name)
         if count is None and most > 1 and _PLURAL.search(text[span.start : span.end]):
             count = most  # 'an 8x H100 node, or H200s?': as many of the other card
         count = count or default
@@ -193,6 +195,19 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
 
 
 _PLURAL = re.compile(r"\d[a-z]*s\b", re.I)  # 'H200s', '3090s', 'A100s'
+_MODEL_NUMBER = re.compile(r"\b\d{3,5}\b")
+
+
+def _count_by_number(text: str, name: str) -> int | None:
+    """A count written before the card's bare model number elsewhere in the message: 'the 2nd RX
+    6800 … rig = 2x 6800' (2). Only the 'N x' form: '2 6800' is no count."""
+    from assistant.agent.offline.quantities import MAX_COUNT
+
+    for number in _MODEL_NUMBER.findall(name):
+        m = re.search(rf"(?<![\w.])(\d{{1,3}})\s*[x×]\s*{number}\b", text, re.I)
+        if m and 1 < int(m.group(1)) <= MAX_COUNT:
+            return int(m.group(1))
+    return None
 
 
 def card_vendors(names: list[str]) -> set[str]:

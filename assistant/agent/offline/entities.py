@@ -408,6 +408,8 @@ _METHOD = [
         re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
     ),
 ]
+_HALF = ("bf16", "fp16")
+_PURE = re.compile(r"\bpure\b|\bpur\b|\bfull[- ]bf16\b|\benti[eè]rement en\b", re.I)
 _MIXED = re.compile(r"\bmixed[- ]precision\b|\bpr[ée]cision mixte\b|\bamp\b", re.I)
 # A method named only to be set aside: "not LoRA", "rather than QLoRA", "pas en LoRA", "sans LoRA".
 _NEGATED = re.compile(
@@ -591,8 +593,12 @@ def _kwh_priced_before(before: str) -> bool:
     return bool(verbs) and verbs[-1][1] == len(rest)
 
 
-# "GPU 0 has a total capacity of 12.00 GiB of which 312.00 MiB is free" (PyTorch's OOM message)
-_CAPACITY = re.compile(r"total capacity of\s*(\d+(?:[.,]\d+)?)\s*gib", re.IGNORECASE)
+# "GPU 0 has a total capacity of 12.00 GiB of which 312.00 MiB is free" (PyTorch's OOM message),
+# and its older form "(GPU 3; 21.99 GiB total capacity; ...)"
+_CAPACITY = re.compile(
+    r"total capacity of\s*(\d+(?:[.,]\d+)?)\s*gib|(\d+(?:[.,]\d+)?)\s*gib total capacity",
+    re.IGNORECASE,
+)
 _LINK = re.compile(r"https?://\S+|www\.\S+", re.IGNORECASE)
 
 
@@ -1005,10 +1011,46 @@ def _float(text: str) -> float:
     return float(text.replace(",", "."))
 
 
+_INSTANCE_WORD = re.compile(r"[A-Za-z0-9_.\-]*\d[A-Za-z0-9_.\-]*")
+
+
+def _instance_cards(
+    text: str, gpus: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan], dict[str, int]]:
+    """A card named inside a catalog instance's name is that instance's card ('H100-1-80G' at
+    Scaleway is an H100 PCIe, 'H100-SXM-2-80G' two H100 SXM), with the instance's count when it
+    holds several."""
+    from assistant.agent.offline.skills.cloud_instances import instance_key, instance_rows_by_key
+
+    rows = instance_rows_by_key()
+    named = [
+        (m.start(), m.end(), row)
+        for m in _INSTANCE_WORD.finditer(text)
+        if (row := rows.get(instance_key(m.group(0)))) is not None
+    ]
+    if not named:
+        return gpus, spans, {}
+    counts: dict[str, int] = {}
+    kept: list[CardSpan] = []
+    for span in spans:
+        inside = next((row for a, b, row in named if a <= span.start and span.end <= b), None)
+        if inside is None:
+            kept.append(span)
+            continue
+        kept.append(CardSpan(span.start, span.end, inside.gpu))
+        if inside.gpu_count > 1:
+            counts[inside.gpu] = max(counts.get(inside.gpu, 1), inside.gpu_count)
+    spanned = {s.name for s in spans}
+    cards = [s.name for s in sorted(kept, key=lambda s: s.start)]
+    cards += [g for g in gpus if g not in spanned]
+    return list(dict.fromkeys(cards)), kept, counts
+
+
 def extract_entities(text: str) -> Entities:
     """Read every explicit entity of one English or French message."""
     text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
     gpus, unknown, suggestions, card_spans, unknown_spans = _gpus(text)
+    gpus, card_spans, instance_counts = _instance_cards(text, gpus, card_spans)
     gpus, card_spans, memory, claims = own_variants(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
@@ -1025,6 +1067,8 @@ def extract_entities(text: str) -> Entities:
     every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
     spans = [(s.name, s.start, s.end) for s in every]
     ent.gpu_counts = card_counts(text, every, default=None)
+    for counted in (ent.gpu_counts, ent.card_counts if ent.options else {}):
+        counted.update({k: v for k, v in instance_counts.items() if counted.get(k, 1) == 1})
     ent.gpu_count = next(iter(ent.gpu_counts.values()), None) or _bare_gpu_count(text)
     ent.speedups = speedup_by_card(text, spans)
     masked = _mask_cards(text)  # "a 5090 at 2500 €" is one price, not a range from 5090
@@ -1091,7 +1135,7 @@ def extract_entities(text: str) -> Entities:
         ent.memory_in_use_gb = sum(sizes[i][2] for i in held)
     capacity = _CAPACITY.search(text)
     if capacity:  # PyTorch's OOM message: the card's total, not the allocation that failed
-        ent.vram_gb = _float(capacity.group(1))
+        ent.vram_gb = _float(capacity.group(1) or capacity.group(2))
     for n, (start, end, size) in enumerate([] if capacity else sizes):
         if storage and storage.start() <= start < storage.end():
             continue
@@ -1123,8 +1167,12 @@ def extract_entities(text: str) -> Entities:
         ):
             ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune
             break
-    if ent.method == "full" and _MIXED.search(text):
-        ent.precision = "mixed"  # "bf16 mixed precision": fp32 master weights, not pure bf16
+    if ent.method == "full" and (
+        _MIXED.search(text) or (ent.precision in _HALF and not _PURE.search(text))
+    ):
+        # "bf16 mixed precision", and a bare "bf16, AdamW": training in 16 bits keeps fp32 master
+        # weights and Adam states (Trainer's bf16=True), unless the asker says "pure bf16"
+        ent.precision = "mixed"
     ctx = _CONTEXT.search(text)
     if ctx:
         ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024

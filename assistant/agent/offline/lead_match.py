@@ -125,16 +125,17 @@ def _entry_vendor(entry_id: str) -> str | None:
 
 
 def _asked_vendors(reading: Reading) -> frozenset[str]:
-    """The makers of the cards a question names, else the one maker its words name (a maker's
-    name, or its stack's words: 'rocminfo shows gfx1100', 'torch.xpu')."""
-    from assistant.knowledge.gpu_names import tokens, vendor_hint
+    """The makers of the cards a question names, else the makers its words name (a maker's name,
+    or its stack's words: 'rocminfo shows gfx1100', 'torch.xpu'; 'an AMD eGPU on an Intel
+    MacBook' names three, none of them NVIDIA)."""
+    from assistant.knowledge.gpu_names import tokens, vendors_named
     from assistant.knowledge.stacks import stack_vendor
 
     cards = {_family(c)[0] for c in reading.entities.gpus}
     if cards:
         return frozenset(cards)
-    said = vendor_hint(tokens(reading.text)) or stack_vendor(reading.text)
-    return frozenset({said} if said else ())
+    stack = stack_vendor(reading.text)
+    return vendors_named(tokens(reading.text)) | ({stack} if stack else set())
 
 
 def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str]) -> bool:

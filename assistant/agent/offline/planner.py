@@ -24,6 +24,7 @@ from assistant.agent.offline.scope import out_of_scope
 from assistant.agent.offline.search_terms import search_query
 from assistant.agent.offline.skills import get_skill
 from assistant.agent.offline.skills.base import Skill
+from assistant.agent.offline.skills.cloud_instances import instances_named
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.skills.llm_speed import not_a_language_model
 from assistant.knowledge.topics import generic_topic_keys
@@ -131,6 +132,10 @@ def _with_companions(reading: Reading) -> list[str]:
     intents = list(reading.tool_intents)
     ent = reading.entities
     concepts = concepts_in(reading.text)
+    if "probe_gpus" in intents and instances_named(reading.text):
+        # 'which GPU is in Standard_NC40ads_H100_v5?': the instance's GPU, from the data
+        at = intents.index("probe_gpus")
+        intents[at : at + 1] = [] if "cloud_instances" in intents else ["cloud_instances"]
     if (
         "workload_fit" in intents
         and not named_cards(ent)

@@ -21,7 +21,9 @@ _COUNT_WORDS = {
 }  # fmt: skip
 _COUNT_BEFORE = re.compile(
     r"(?<![\d.,$€/])\b(two|deux|dual|three|trois|four|quatre|five|cinq|six|eight|huit|ten|dix|"
-    r"\d{1,3})\s*(?:[x×*]\s*)?(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
+    # a size after the count stands apart from it: '2x 24GB 3090', '2 24GB cards', not the '64'
+    # of 'the 64GB M4 Max'
+    r"\d{1,3})(?:\s*[x×*]\s*|\s+|\s*(?!\d))(?:\d{1,3}\s*(?:gb|go|gib)\s+)?"
     r"(?:(?:of\s+(?:those|these|the)|de\s+ces)\s+)?"
     r"(?:-(?=(?:gpus?|cards?|way)\b))?"  # "an 8-GPU H200 node", "8-way H100"
     r"(?:(?:cartes?|cards?|way|gpus?|nvidia|geforce|amd|radeon|intel|arc|apple|tesla|quadro|used|new|cheap|"
@@ -122,6 +124,8 @@ def count_each(text: str, end: int) -> int | None:
         rf"\s*(?:{vocab['each.per'].pattern})\s+(?:{_COUNTED})?([^\W\d_]{{3,}})", after, re.I
     )
     m: re.Match[str] | None
+    if per is not None and vocab["each.times"].fullmatch(per.group(2)):
+        return None  # 'one word per three minutes': a rate in time, not places
     if per is not None and per.group(1):  # 'in each of the 3 servers'
         m = per
     elif per is not None:  # the place named after 'per': its count anywhere in the message
@@ -377,9 +381,30 @@ def idle_hours(
         work = next(d for d in daily[:2] if d is not idle)
         return work.per_day, idle.per_day
     work_hours = daily[0].per_day
+    beside = _beside_idle(text, durations, work_hours)
+    if beside is not None:
+        # '6h a day at full tilt and idling ~60W the other 18h', '3 h/jour en charge et 5 h au
+        # repos': a span of hours next to an idle word, within the day, is the idle hours a day
+        return work_hours, beside
     if phrase_spans("always_on", text) and work_hours is not None:
         return work_hours, max(0.0, HOURS_PER_DAY - work_hours)
     return work_hours, None
+
+
+def _beside_idle(text: str, durations: list[Duration], work: float | None) -> float | None:
+    """Hours with no period of their own, next to an idle word, that fit in the day beside the
+    working hours; None when there are none."""
+    if work is None:
+        return None
+    spans = phrase_spans("idle", text)
+    for d in durations:
+        if d.per_day is not None or d.per_month is not None or not d.hours:
+            continue
+        end = d.start + len(d.text)
+        near = any(max(start - end, d.start - stop, 0) <= IDLE_SPAN for start, stop in spans)
+        if near and d.hours + work <= HOURS_PER_DAY:
+            return d.hours
+    return None
 
 
 _PER_YEAR = {"year": 1.0, "an": 1.0, "month": 12.0, "mois": 12.0, "week": 52.0, "semaine": 52.0}

@@ -261,6 +261,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         _complete_from_history(reading, own, history, result)
     elif history:
         _carry_cards(reading, own, history)
+        _set_beside_earlier(reading, own, history)
     return reading
 
 
@@ -280,6 +281,25 @@ def _carry_cards(reading: Reading, own: Entities, history: list[tuple[str, str]]
         if earlier.gpus or earlier.unknown_gpus:
             carried = {slot: getattr(earlier, slot) for slot in CARRIED_CARD_SLOTS}
             reading.entities = reading.entities.model_copy(update=carried)
+            return
+
+
+def _set_beside_earlier(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
+    """One card named to replace or be compared with what the asker has ('On a 3 Jetson Xavier
+    NX …' then 'remplacer par des Orin Nano Super ? Compare-moi les chiffres'): the card named
+    in an earlier turn is the other side, first."""
+    from assistant.agent.offline.concepts import concepts_in
+    from assistant.agent.offline.quantities import phrase_spans
+
+    if len(own.gpus) != 1 or own.unknown_gpus:
+        return
+    if "compare" not in concepts_in(reading.text) and not phrase_spans("replaces", reading.text):
+        return
+    for turn in reversed(_previous_user_turns(history)):
+        other = [g for g in extract_entities(correct_typos(turn)).gpus if g not in own.gpus]
+        if other:
+            gpus = [other[0], *reading.entities.gpus]
+            reading.entities = reading.entities.model_copy(update={"gpus": gpus})
             return
 
 

@@ -623,7 +623,7 @@ def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
     return (
         "probe_gpus" in reading.tool_intents
         and not (ent.gpus or ent.unknown_gpus)
-        and not any(r.name == "probe_gpus" for r in results)
+        and not any(r.name in ("probe_gpus", "cloud_instances") for r in results)
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
@@ -26,8 +27,17 @@ _PROVIDERS = (
 _MAX_LISTED = 5
 
 
-def _key(text: str) -> str:
+def instance_key(text: str) -> str:
+    """A name folded for matching: lower case, letters and digits only."""
     return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+@lru_cache(maxsize=1)
+def instance_rows_by_key() -> dict[str, Any]:
+    """Every catalog instance by its folded name ('h1001-80g' → the H100-1-80G row)."""
+    from assistant.knowledge.cloud import load_cloud_instances
+
+    return {instance_key(r.instance): r for r in load_cloud_instances()}
 
 
 MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge vs g6.xlarge')
@@ -36,11 +46,13 @@ MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge v
 def instances_named(text: str) -> list[str]:
     """The catalog instances a question names ('p4d.24xlarge', 'a3-highgpu-8g'), in the order
     named, each once."""
-    from assistant.knowledge.cloud import load_cloud_instances
-
-    words = [_key(w) for w in re.findall(r"[A-Za-z0-9_.\-]+", text) if any(c.isdigit() for c in w)]
-    names = {_key(r.instance): r.instance for r in load_cloud_instances()}
-    return list(dict.fromkeys(names[w] for w in words if w in names))
+    words = [
+        instance_key(w)
+        for w in re.findall(r"[A-Za-z0-9_.\-]+", text)
+        if any(c.isdigit() for c in w)
+    ]
+    rows = instance_rows_by_key()
+    return list(dict.fromkeys(rows[w].instance for w in words if w in rows))
 
 
 def instance_named(text: str) -> str | None:

@@ -108,9 +108,12 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One probe of this machine's GPUs, or none when the question names a card."""
     from assistant.agent.offline.concepts import names_concept
     from assistant.agent.offline.quantities import phrase_spans
+    from assistant.agent.offline.skills.cloud_instances import instance_named
 
     if ent.gpus or ent.unknown_gpus:
         return []  # a card the asker states ("my laptop has a 1650") is the card to use
+    if instance_named(reading.text):
+        return []  # "which GPU is in Standard_NC40ads_H100_v5?": the instance's, in the data
     if phrase_spans("stated_hardware", reading.text):
         return []  # "I only have integrated Intel HD graphics": so is what they have
     if names_concept("check_gpu", reading.text):

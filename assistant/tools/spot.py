@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from assistant.money import format_money
+from assistant.money import Currency, format_money
 from assistant.tools.cost_base import (
     CORPUS_QUIZ,
     MAX_RATE,
@@ -76,6 +76,13 @@ class SpotQuery(MoneyQuery):
         le=1000,
         description="Hours to get a new instance and resume after an interruption (default 0.1 = 6 min)",
     )
+    rework_fraction: float | None = Field(
+        default=None,
+        ge=0,
+        le=10,
+        description="The asker's own estimate of the work done again on spot, as a share of the "
+        "job (0.2: 20 % more hours); used instead of the interruption model",
+    )
 
 
 class SpotOption(BaseModel):
@@ -114,10 +121,24 @@ class SpotComparison(CostResult):
         description="The choice between dedicated and spot exactly as described (checkpoints or none)"
     )
     deadline: bool = Field(default=False, description="A deadline was given: dedicated advised")
+    rework_fraction: float | None = Field(
+        default=None, description="The asker's estimate of the work redone on spot, when given"
+    )
     savings_factor: float | None = Field(
         default=None, description="Dedicated cost divided by the cost of the advised spot option"
     )
     reasons: list[str]
+
+
+def _spot_as_estimated(q: SpotQuery, share: float) -> SpotOption:
+    """Spot with the asker's own share of work redone: the job's hours and that share again."""
+    hours = q.job_hours * (1 + share)
+    return SpotOption(
+        name="spot", rate=q.spot_rate, checkpoint_interval_h=q.checkpoint_interval_h, finishes=True,
+        expected_hours=hours, expected_cost=hours * q.spot_rate * q.gpu_count,
+        expected_interruptions=None, expected_lost_work_h=q.job_hours * share,
+        p_interrupted=1.0 if share > 0 else 0.0,
+    )  # fmt: skip
 
 
 def _spot_option(q: SpotQuery, interval: float | None, name: str) -> SpotOption:
@@ -170,6 +191,8 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         expected_cost=work * q.dedicated_rate * q.gpu_count, expected_interruptions=0.0, expected_lost_work_h=0.0,
         p_interrupted=0.0,
     )  # fmt: skip
+    if q.rework_fraction is not None:
+        return _as_estimated(q, dedicated, cur, usd_per_eur, assumptions)
     spot = _spot_option(q, q.checkpoint_interval_h, "spot")
     assumptions += [
         f"Interruptions: {q.interruptions_per_hour:g} per hour on average, at random (Poisson)"
@@ -262,6 +285,50 @@ def spot_vs_dedicated(q: SpotQuery) -> SpotComparison:
         savings_factor=savings,
         reasons=reasons,
         summary=summary + " " + reasons[-1],
+        assumptions=assumptions,
+        sources=[CORPUS_QUIZ],
+    )
+
+
+def _as_estimated(
+    q: SpotQuery, dedicated: SpotOption, cur: Currency, usd_per_eur: float, assumptions: list[str]
+) -> SpotComparison:
+    """Spot against dedicated with the asker's own share of work redone on spot ('if evictions
+    make us redo ~20% of the work'): no interruption model, the cheaper bill wins."""
+    share = q.rework_fraction or 0.0
+    spot = _spot_as_estimated(q, share)
+    d_cost, s_cost = dedicated.expected_cost or 0.0, spot.expected_cost or 0.0
+    assumptions = [
+        *assumptions,
+        f"Rework: the asker's estimate, {share:.0%} of the job done again on spot "
+        f"({q.job_hours * share:g} h); no interruption model.",
+        "The dedicated instance is never interrupted.",
+    ]
+    cheaper = s_cost < d_cost and not q.deadline
+    verdict: Literal["spot", "spot_with_checkpoints", "dedicated"] = (
+        "spot" if cheaper else "dedicated"
+    )
+    reason = (
+        f"Spot costs {format_money(s_cost, cur)} for {spot.expected_hours:g} h against "
+        f"{format_money(d_cost, cur)} dedicated: {format_money(d_cost - s_cost, cur)} less."
+        if cheaper
+        else f"Dedicated costs {format_money(d_cost, cur)} against {format_money(s_cost, cur)} on "
+        f"spot with {share:.0%} redone."
+    )
+    return SpotComparison(
+        currency=cur,
+        usd_per_eur=usd_per_eur,
+        job_hours=q.job_hours,
+        gpu_count=q.gpu_count,
+        spot=spot,
+        dedicated=dedicated,
+        verdict=verdict,
+        verdict_as_given=verdict,
+        deadline=q.deadline,
+        savings_factor=d_cost / s_cost if cheaper and s_cost else None,
+        rework_fraction=share,
+        reasons=[reason],
+        summary=("Spot. " if cheaper else "Dedicated. ") + reason,
         assumptions=assumptions,
         sources=[CORPUS_QUIZ],
     )

@@ -16,6 +16,7 @@ from assistant.knowledge.features import (
 AMPERE = {
     "tensor_cores",
     "mma_sync",
+    "ldmatrix",
     "mma_sync_m16n8k16",
     "cp_async",
     "bf16",
@@ -28,7 +29,7 @@ FP16 = {"fp16_math", "fp16_full_rate"}  # native FP16 math, at least at the FP32
 
 EXPECTED = {
     "7.0": FP16 | {"tensor_cores"},
-    "7.5": FP16 | {"tensor_cores", "mma_sync"},
+    "7.5": FP16 | {"tensor_cores", "mma_sync", "ldmatrix"},
     "8.0": FP16 | AMPERE | {"fp64_tensor"},
     "8.6": FP16 | AMPERE,
     "8.9": FP16 | ADA,

@@ -12,7 +12,7 @@ NVIDIA_DOC = re.compile(r"^https://(docs|developer)\.nvidia\.com/|^https://githu
 
 def test_feature_rows_parse_and_are_sourced() -> None:
     matrix = load_features()
-    assert len(matrix.features) == 19
+    assert len(matrix.features) == 20
     assert len(matrix.limits) == 20  # 3.7 to 12.1, with the Jetsons TX2 (6.2) and Xavier (7.2)
     for row in [*matrix.features, *matrix.limits, *matrix.claims, *matrix.exceptions]:
         assert row.sources, row

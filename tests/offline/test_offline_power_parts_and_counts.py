@@ -151,3 +151,41 @@ def test_a_card_named_to_replace_the_earlier_one_is_compared_with_it() -> None:
     answer = ask("Worth replacing them with Orin Nano Super? Compare the numbers.", history=history)
     compare = next(c for c in answer.tool_calls if c.name == "gpu_compare")
     assert compare.arguments["gpus"] == ["Jetson Xavier NX 8GB", "Jetson Orin Nano 8GB"]
+
+
+def test_the_askers_share_of_work_redone_on_spot_is_priced_as_given() -> None:
+    answer = ask(
+        "Spot is about $1.00/h vs $3.00/h on demand; the job is ~50 GPU-hours. If interruptions "
+        "make us redo ~30% of the work on spot, which is cheaper and by how much?"
+    )
+    (call,) = [c for c in answer.tool_calls if c.name == "spot_vs_dedicated"]
+    assert call.arguments["rework_fraction"] == 0.3
+    # spot: 65 h x $1 = $65; on demand: 50 h x $3 = $150
+    assert "$85" in answer.text.split("\n")[0] and "$65" in answer.text
+
+
+def test_a_second_card_bought_makes_two() -> None:
+    ent = extract_entities("Thinking of adding a second used RX 6800: would that run a 32B at Q4?")
+    assert ent.gpu_counts == {"Radeon RX 6800": 2}
+    ent = extract_entities("J'achète une deuxième RTX 3090 d'occasion ?")
+    assert ent.gpu_count == 2
+    assert extract_entities("the second card is a 3060").gpu_count is None
+
+
+def test_every_ptx_feature_listed_is_checked() -> None:
+    answer = ask(
+        "On my RTX 3070 Ti which can I use: cp.async, ldmatrix, mma.sync with bf16, mma with fp8, "
+        "TMA, wgmma, tcgen05?"
+    )
+    topics = [c.arguments["topic"] for c in answer.tool_calls if c.name == "gpu_capability"]
+    assert {"ldmatrix", "wgmma", "tcgen05", "cp_async", "tma"} <= set(topics)
+    assert "ldmatrix" in answer.text.split("\n")[0]
+
+
+def test_a_toolkit_and_a_wheel_in_a_statement_are_each_checked() -> None:
+    answer = ask(
+        "We are moving the image to CUDA 13 + the latest PyTorch cu130 wheels. Will the RTX A6000 "
+        "still work? What driver do we need?"
+    )
+    checks = [c.arguments["software"] for c in answer.tool_calls if c.name == "software_support"]
+    assert len(checks) == 2 and "Minimum driver: Linux 580.65.06" in answer.text

@@ -97,12 +97,26 @@ def asks_per_year(text: str) -> bool:
     return bool(phrase_spans("per_year", text))
 
 
+# 'adding a second used RX 6800', 'the 2nd A6000', 'une deuxième 3090': the card is one more of
+# what the asker has, so there are that many in all
+_ORDINAL_BEFORE = re.compile(
+    r"\b(?:a|an|another|the|my|our|une?|la|le|ma|mon|notre)\s+"
+    r"(second|2nd|third|3rd|fourth|4th|deuxi[eè]me|seconde?|2e|troisi[eè]me|3e|quatri[eè]me|4e)\s+"
+    r"(?:(?:used|new|cheap|nvidia|geforce|amd|radeon|d'occasion|occasion|neuve?)\s+){0,2}$",
+    re.IGNORECASE,
+)
+_ORDINALS = {"second": 2, "2nd": 2, "deuxième": 2, "deuxieme": 2, "seconde": 2, "2e": 2,
+             "third": 3, "3rd": 3, "troisième": 3, "troisieme": 3, "3e": 3,
+             "fourth": 4, "4th": 4, "quatrième": 4, "quatrieme": 4, "4e": 4}  # fmt: skip
+
+
 def count_before(text: str, start: int) -> int | None:
     """The count written just before position `start` (a card's name), if any."""
     window = text[max(0, start - 32) : start]
     m = _COUNT_BEFORE.search(window)
     if not m:
-        return None
+        ordinal = _ORDINAL_BEFORE.search(window)
+        return _ORDINALS.get(ordinal.group(1).lower()) if ordinal else None
     if _SIZE_OF.search(window[: m.start()]):
         return None  # "MacBook Pro 16 M4 Max": the 16 is the screen, not a count of chips
     value = _count_value(m.group(1))
@@ -559,6 +573,20 @@ def interruption_share(text: str) -> tuple[float, float | None] | None:
             continue
         per = _SHARE_PER.match(text[m.end() :])
         return share, _PER_HOURS[per.group(1).lower()] if per else None
+    return None
+
+
+REWORK_SPAN = 24  # how far after 'redo' its share may be: 'redo ~20% of the work'
+
+
+def rework_share(text: str) -> float | None:
+    """The share of the work the asker expects to do again on spot, when a percentage follows a
+    redo word: 'if evictions make us redo ~20% of the work' (0.2), 'refaire 15 % du calcul'."""
+    for _, end in phrase_spans("rework", text):
+        m = _SHARE.search(text[end : end + REWORK_SPAN])
+        if m:
+            share = float(m.group(1).replace(",", ".")) / 100
+            return share if 0 <= share <= 1 else None
     return None
 
 

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 GENERIC_HINT = "ce qui manque"
 MAX_CARDS = 4  # 'H100 vs H200 vs B200: FP4?' checks every card compared
-MAX_TOPICS = 5  # 'cp.async, TMA, wgmma, tcgen05: which archs?' checks each feature listed
+MAX_TOPICS = (
+    8  # 'cp.async, ldmatrix, mma.sync, FP8, TMA, wgmma, tcgen05?' checks each feature listed
+)
 MAX_CHECKS = 12  # cards x features, at most
 
 

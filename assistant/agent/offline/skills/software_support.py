@@ -46,8 +46,10 @@ def _architecture_in(question: str) -> str | None:
 
 
 # "CUDA 13 and the latest PyTorch": a toolkit and something else to check, each on its own
-_AND = re.compile(r"[,;]|\b(?:and|et|or|ou|plus)\b", re.IGNORECASE)
+_AND = re.compile(r"[,;]|\s\+\s|\b(?:and|et|or|ou|plus)\b", re.IGNORECASE)
 _TOOLKIT = re.compile(r"\bcuda\s*\d", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_TOOLKIT_VERSION = re.compile(r"\bcuda\s*\d+(?:\.\d+)?", re.IGNORECASE)
 
 
 def _wording(question: str) -> str:
@@ -68,12 +70,17 @@ def _wording(question: str) -> str:
 def _checks(question: str, software: str) -> list[str]:
     """The wording, or two checks when one question asks for a CUDA toolkit and another piece of
     software side by side ("CUDA 13 and the latest PyTorch"): the tool reads one per call."""
-    for asked in asked_sentences(question):
+    # the questions first, then the statements ('we move the image to CUDA 13 + PyTorch cu130
+    # wheels. will the A6000 still work?')
+    stated = [x for x in _SENTENCE.split(question) if x.strip()]
+    for asked in [*asked_sentences(question), *stated]:
         parts = [p.strip() for p in _AND.split(asked) if p and names_software(p)]
         toolkit = [p for p in parts if _TOOLKIT.search(p)]
         other = [p for p in parts if not _TOOLKIT.search(p)]
-        if len(toolkit) == 1 and other and not DRIVER.search(asked):
-            return [toolkit[0], other[0]]
+        # one toolkit, maybe said twice ('CUDA 13 dropped old GPUs … move the image to CUDA 13')
+        versions = {_TOOLKIT_VERSION.search(p).group(0).lower() for p in toolkit}  # type: ignore[union-attr]
+        if len(versions) == 1 and other and not DRIVER.search(asked):
+            return [toolkit[-1], other[0]]
     return [software]
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
-from assistant.agent.offline.quantities import HOURS_PER_DAY, phrase_spans
+from assistant.agent.offline.quantities import HOURS_PER_DAY, phrase_spans, rework_share
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.cloud_instances import instance_named
 from assistant.agent.offline.skills.common import assumptions_line, currency_of, hourly_rates
@@ -163,6 +163,23 @@ def _saving(result: SpotComparison, lang: Lang) -> str:
     )
     safe = result.spot_with_checkpoints or result.spot
     d_cost, s_cost = result.dedicated.expected_cost, safe.expected_cost
+    if result.rework_fraction is not None and d_cost is not None and s_cost is not None:
+        share = num(100 * result.rework_fraction, lang, 0)
+        if s_cost < d_cost:
+            return text + pick(
+                lang,
+                f"; **{money(d_cost - s_cost, cur, lang)} with {share} % of the work redone**, your "
+                f"estimate ({money(s_cost, cur, lang)} on spot against {money(d_cost, cur, lang)}).",
+                f" ; **{money(d_cost - s_cost, cur, lang)} avec {share} % du travail refait**, votre "
+                f"estimation ({money(s_cost, cur, lang)} en spot contre {money(d_cost, cur, lang)}).",
+            )
+        return text + pick(
+            lang,
+            f"; with {share} % of the work redone, your estimate, spot costs "
+            f"{money(s_cost, cur, lang)} against {money(d_cost, cur, lang)}: no saving.",
+            f" ; avec {share} % du travail refait, votre estimation, le spot coûte "
+            f"{money(s_cost, cur, lang)} contre {money(d_cost, cur, lang)} : aucune économie.",
+        )
     if safe.finishes and d_cost is not None and s_cost is not None and s_cost < d_cost:
         every = hours(safe.checkpoint_interval_h, lang) if safe.checkpoint_interval_h else None
         text += pick(
@@ -240,6 +257,8 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
         _option_line(option, cur, lang, result.job_hours, result.gpu_count)
         for option in (result.spot, result.spot_with_checkpoints, result.dedicated)
     ]
+    if result.rework_fraction is not None:
+        lines[0] = _estimated_line(result, lang)
     return "\n\n".join(
         p
         for p in (
@@ -249,6 +268,19 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
             assumptions_line(result.assumptions, result.usd_per_eur, lang),
         )
         if p
+    )
+
+
+def _estimated_line(result: SpotComparison, lang: Lang) -> str:
+    """Spot with the asker's own share of work redone: its hours and bill, nothing modelled."""
+    spot, cur = result.spot, result.currency
+    share = num(100 * (result.rework_fraction or 0.0), lang, 0)
+    return pick(
+        lang,
+        f"Spot ({money(spot.rate, cur, lang)}/h), {share} % of the work redone: "
+        f"{money(spot.expected_cost, cur, lang)} for {hours(spot.expected_hours, lang)}",
+        f"Spot ({money(spot.rate, cur, lang)}/h), {share} % du travail refait : "
+        f"{money(spot.expected_cost, cur, lang)} pour {hours(spot.expected_hours, lang)}",
     )
 
 
@@ -316,6 +348,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
          "checkpoint_interval_h": checkpoint, "currency": currency,
          "gpu_count": ent.gpu_count if per_gpu else None,
          "interruptions_per_hour": _interruption_rate(reading.text, checkpoint or job),
+         "rework_fraction": rework_share(reading.text),
          "deadline": bool(phrase_spans("deadline", reading.text))}
     ]  # fmt: skip
 

@@ -664,6 +664,22 @@ def _with_driver(result: SoftwareSupportResult, parsed: _Parsed) -> SoftwareSupp
     )
 
 
+def _split_variants(checks: list[Any], fr: bool = False) -> tuple[str, str]:
+    """(the wheel variants that run, those that never do): a variant that runs in some PyTorch
+    releases and not in later ones is said with the last release it runs in ('cu128 (to
+    PyTorch 2.8)'), never listed as both."""
+    ran = {c.variant for c in checks if c.runs}
+    failed = {c.variant for c in checks if not c.runs}
+    good = []
+    for variant in sorted(ran):
+        if variant in failed:
+            last = [c.torch for c in checks if c.variant == variant and c.runs][-1]
+            good.append(f"{variant} ({'jusqu’à' if fr else 'to'} PyTorch {last})")
+        else:
+            good.append(variant)
+    return ", ".join(good), ", ".join(sorted(failed - ran)) or "—"
+
+
 def _major_driver(variant: str) -> str | None:
     """The oldest Linux driver a wheel's CUDA release runs on ('cu128' → any 12.x driver from
     525.60.13, by CUDA's minor-version compatibility)."""
@@ -887,22 +903,22 @@ def _check_pytorch(
             "« CUDA driver version is insufficient »."
         )
     if runs:
-        good = ", ".join(sorted({c.variant for c in runs}))
+        good, bad = _split_variants(checks)
+        good_fr, bad_fr = _split_variants(checks, fr=True)
         pin = f"=={parsed.torch}.*" if parsed.torch else ""
         driver = _card_driver(arch)
         # with the card's first driver stated, the wheel installed is the one that driver runs
         wheel = (runs[0] if driver else runs[-1]).variant
-        bad = ", ".join(sorted({c.variant for c in checks if not c.runs}))
         return SoftwareSupportResult(
             **base,
             supported="partial",
             reason=f"Only some builds of {parsed.label} run on {sm}: {good} yes, {bad} no."
             + driver_note,
-            reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good} oui, {bad} non."
+            reason_fr=f"Seules certaines versions de {parsed.label} tournent sur {sm} : {good_fr} oui, {bad_fr} non."
             + driver_note_fr,
             fix=f"Install the {good} build: pip install torch{pin} "
             f"--index-url https://download.pytorch.org/whl/{wheel}",
-            fix_fr=f"Installez la version {good} : pip install torch{pin} "
+            fix_fr=f"Installez la version {good_fr} : pip install torch{pin} "
             f"--index-url https://download.pytorch.org/whl/{wheel}",
             wheels=checks,
             **{**extra, **driver},

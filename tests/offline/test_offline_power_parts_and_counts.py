@@ -189,3 +189,30 @@ def test_a_toolkit_and_a_wheel_in_a_statement_are_each_checked() -> None:
     )
     checks = [c.arguments["software"] for c in answer.tool_calls if c.name == "software_support"]
     assert len(checks) == 2 and "Minimum driver: Linux 580.65.06" in answer.text
+
+
+def test_a_rough_count_of_users_and_a_plural_context_are_read() -> None:
+    ent = extract_entities(
+        "Combien reste-t-il pour le KV cache avec des contextes de 16k et une dizaine "
+        "d'utilisateurs en même temps ?"
+    )
+    assert (ent.batch_size, ent.context_tokens) == (10, 16384)
+    assert extract_entities("a dozen users at once with 8k context").batch_size == 12
+    assert extract_entities("a dozen eggs").batch_size is None
+
+
+def test_options_named_around_a_clause_are_each_sized_for_the_users_together() -> None:
+    answer = ask(
+        "Llama 3.3 70B in BF16: is one H100-2-80G enough? How much is left for the KV cache with "
+        "16k contexts and a dozen users at once? Or do we need the H100-SXM-2-80G?"
+    )
+    fits = [c.arguments for c in answer.tool_calls if c.name == "workload_fit"]
+    assert [f.get("gpu") for f in fits] == ["H100 PCIe 80GB", "H100 SXM5 80GB"]
+    assert "with 12 sequences of 16,384 tokens at once" in answer.text.split("\n")[0]
+
+
+def test_a_whole_machine_compared_with_a_card_is_named_the_machine() -> None:
+    answer = ask(
+        "Jetson Xavier NX at 15 W, or the whole 100 W box, 24/7 at 0.25 EUR/kWh: monthly cost?"
+    )
+    assert "None" not in answer.text

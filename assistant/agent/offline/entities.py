@@ -420,7 +420,7 @@ _NEGATED = re.compile(
 )
 _CONTEXT = re.compile(
     r"\b(\d{1,4})\s*k[\s-]*(?:tokens?[\s-]*)?(?:(?:of|de)\s+)?(?:context|contexte|ctx|requests?|prompts?|sequences?|"
-    r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
+    r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)s?\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
     re.I,
 )
 # A context or sequence length written as a number: "max_seq_length=32768", "context length 8192"

@@ -190,7 +190,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
     ranked = sorted(by_option, key=rank, reverse=True)
     best = ranked[0]
     best_rows = by_option[best]
-    goal = pick(lang, " and ", " et ").join(models)
+    goal = pick(lang, " and ", " et ").join(models) + _served_together(fits, lang)
     if not any(h.bits for _, h in best_rows):
         head = pick(
             lang,
@@ -292,6 +292,21 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
         rows.append(f"| {option} | {gb(memory, lang)} | {per_card} | {cells} |")
     table = header + "\n|---|---|---|" + "---|" * len(models) + "\n" + "\n".join(rows)
     return head + "\n\n" + table
+
+
+def _served_together(fits: list[FitResult], lang: Lang) -> str:
+    """' with 20 sequences of 8,192 tokens at once' when the fits were sized for several users
+    together, so the pick says what it holds."""
+    first = fits[0] if fits else None
+    batch = first.query.batch_size if first is not None else None
+    if first is None or not batch or batch < 2 or not first.context_tokens:
+        return ""
+    tokens = num(first.context_tokens, lang, 0)
+    return pick(
+        lang,
+        f" with {batch} sequences of {tokens} tokens at once",
+        f" avec {batch} séquences de {tokens} tokens à la fois",
+    )
 
 
 def weighed_without_goal(ent: Entities) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from assistant.agent.offline.numbers import same_sentence_before
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
@@ -254,9 +255,29 @@ def concurrent_requests(text: str) -> int | None:
     return found[0] if found else None
 
 
+@lru_cache(maxsize=1)
+def _approximate_pattern() -> tuple[re.Pattern[str], dict[str, int]]:
+    table: Any = tables()["concurrent"]["approximate"]  # a table of numbers, not of phrases
+    counts = {str(k).lower(): int(v) for k, v in table.items()}
+    return (
+        re.compile(
+            rf"\b(?:an?|une)\s+({'|'.join(counts)})\s+(?:of\s+|de\s+|d['’]\s*)?",
+            re.IGNORECASE,
+        ),
+        counts,
+    )
+
+
+def _as_numbers(text: str) -> str:
+    """Rough counts written as words replaced by their numbers ('a dozen users' → '12 users')."""
+    pattern, counts = _approximate_pattern()
+    return pattern.sub(lambda m: f"{counts[m.group(1).lower()]} ", text)
+
+
 def concurrent_count(text: str) -> tuple[int, int] | None:
     """(the count of requests served at once, where it starts in the text), as
     `concurrent_requests` reads it."""
+    text = _as_numbers(text)
     each_holds = _KV_CACHE.search(text) is not None or _CONTEXT.search(text) is not None
     for m in _concurrent_pattern().finditer(text):
         if m.group("before") or m.group("after") or each_holds or _served(text[: m.start()]):

@@ -412,7 +412,8 @@ def combine(results: list[PowerCost], question: str, lang: Lang) -> str:
         """The card's name with its power draw; several cards (and their machines) in all."""
         if r.gpu_count > 1 and r.total_w:
             return f"{r.gpu_count} × {r.gpu} ({num(r.total_w, lang, 0)} W)"
-        return f"{r.gpu} ({num(r.power_w or 0, lang, 0)} W)"
+        name = r.gpu or pick(lang, "the machine", "la machine")  # a whole machine's draw
+        return f"{name} ({num(r.power_w or 0, lang, 0)} W)"
 
     gap = abs(cost(b) - cost(a))
     saving = money(gap, cur, lang) + at_stated_rate(gap, cur, question, lang)

@@ -72,7 +72,8 @@ def _checks(question: str, software: str) -> list[str]:
     software side by side ("CUDA 13 and the latest PyTorch"): the tool reads one per call."""
     # the questions first, then the statements ('we move the image to CUDA 13 + PyTorch cu130
     # wheels. will the A6000 still work?')
-    stated = [x for x in _SENTENCE.split(question) if x.strip()]
+    # (not when a driver version is stated: the wording keeps it for the toolkit check)
+    stated = [] if DRIVER.search(question) else [x for x in _SENTENCE.split(question) if x.strip()]
     for asked in [*asked_sentences(question), *stated]:
         parts = [p.strip() for p in _AND.split(asked) if p and names_software(p)]
         toolkit = [p for p in parts if _TOOLKIT.search(p)]

@@ -813,6 +813,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             for card in cards
         ]
     every = named_cards(reading.entities)
+    if len(every) > len(cards) and reading.entities.options:
+        # the clause that asks the fit names fewer cards than the message, whose cards are
+        # options ('… une H100-2-80G suffit ? Combien reste-t-il pour le KV cache … ? Ou faut-il
+        # la H100-SXM-2-80G ?'): each option checked on its own
+        del base["model"], base["num_gpus"]
+        return [
+            {**base, "model": m, **_option_target(reading.entities, card)}
+            for m in _goal_models(ent, model)
+            for card in every
+        ]
     if len(every) >= 2 and not weighed and _asked_apart(reading, every):
         # 'Will it fit on ONE L4? … also would it fit on the T4?': each card its own check
         return [

@@ -216,3 +216,15 @@ def test_a_whole_machine_compared_with_a_card_is_named_the_machine() -> None:
         "Jetson Xavier NX at 15 W, or the whole 100 W box, 24/7 at 0.25 EUR/kWh: monthly cost?"
     )
     assert "None" not in answer.text
+
+
+def test_an_azure_size_without_its_prefix_is_the_instance() -> None:
+    answer = ask("If we go NC96ads_A100_v4, is that NVLink or just PCIe?")
+    assert answer.text.startswith("**Standard_NC96ads_A100_v4 (Azure) has 4 × A100 80GB PCIe")
+
+
+def test_a_bare_name_after_an_instance_is_that_instances_card() -> None:
+    ent = extract_entities(
+        "I read 1513 TFLOPS for the H100-1-80G vs 362 for the L40S: the H100 is 4x?"
+    )
+    assert ent.gpus == ["H100 PCIe 80GB", "L40S"]

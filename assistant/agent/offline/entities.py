@@ -1035,7 +1035,12 @@ def _instance_cards(
     for span in spans:
         inside = next((row for a, b, row in named if a <= span.start and span.end <= b), None)
         if inside is None:
-            kept.append(span)
+            # 'la H100-1-80G … donc la H100 est 4x plus rapide': the bare name is that instance's
+            said = instance_key(text[span.start : span.end])
+            same = [
+                row for _, _, row in named if said and instance_key(row.instance).startswith(said)
+            ]
+            kept.append(CardSpan(span.start, span.end, same[0].gpu) if same else span)
             continue
         kept.append(CardSpan(span.start, span.end, inside.gpu))
         if inside.gpu_count > 1:

@@ -383,6 +383,9 @@ def _with_companions(reading: Reading) -> list[str]:
         # 'the RTX 5000 Ada or the RTX 5090 laptop: which would you recommend?' with no budget
         # and no price in the data for either: the two named, side by side
         intents.insert(0, "gpu_compare")
+    if not intents and instances_named(reading.text):
+        # 'if we go NC96ads_A100_v4, is that NVLink or just PCIe?': what the instance holds
+        intents.append("cloud_instances")
     return intents
 
 

@@ -37,7 +37,13 @@ def instance_rows_by_key() -> dict[str, Any]:
     """Every catalog instance by its folded name ('h1001-80g' → the H100-1-80G row)."""
     from assistant.knowledge.cloud import load_cloud_instances
 
-    return {instance_key(r.instance): r for r in load_cloud_instances()}
+    rows = {}
+    for r in load_cloud_instances():
+        key = instance_key(r.instance)
+        rows[key] = r
+        if r.instance.startswith("Standard_"):  # Azure sizes are written without it too
+            rows.setdefault(key.removeprefix("standard"), r)
+    return rows
 
 
 MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge vs g6.xlarge')

@@ -316,6 +316,8 @@ def _support(
         base.update(software="CUDA", kind="unknown")
     if parsed.kind == "cuda_toolkit" and parsed.toolkit:
         return _with_driver(_check_toolkit(base, arch, parsed.toolkit), parsed)
+    if parsed.kind == "pytorch" and arch.jetpack_cuda:
+        return _jetson_pytorch(base, arch)
     if parsed.kind == "pytorch":
         return _check_pytorch(base, arch, parsed)
     return SoftwareSupportResult(
@@ -835,6 +837,27 @@ def _earlier_pytorch(arch: ArchSupport) -> str | None:
         return None
     lo = min(fits, key=lambda b: version_key(b.first))
     return f"PyTorch {lo.first} (CUDA {lo.cuda} build)"
+
+
+def _jetson_pytorch(base: dict[str, Any], arch: ArchSupport) -> SoftwareSupportResult:
+    """PyTorch on a Jetson: NVIDIA's builds for its JetPack, never the pip wheels made for
+    desktop and server GPUs."""
+    jetpack, cuda = arch.jetpack, arch.jetpack_cuda
+    return SoftwareSupportResult(
+        **base,
+        supported="partial",
+        reason=f"PyTorch runs on this Jetson only in the builds NVIDIA makes for its JetPack "
+        f"(the last one for this module: JetPack {jetpack}, CUDA {cuda}); the wheels on PyPI and "
+        "download.pytorch.org are built for desktop and server GPUs and give no GPU support here.",
+        reason_fr=f"PyTorch ne tourne sur ce Jetson que dans les versions qu'NVIDIA construit pour "
+        f"son JetPack (le dernier pour ce module : JetPack {jetpack}, CUDA {cuda}) ; les roues de "
+        "PyPI et de download.pytorch.org visent les GPU de bureau et de serveur et n'y donnent "
+        "pas de GPU.",
+        fix=f"Install the PyTorch wheel NVIDIA publishes for JetPack {jetpack} (PyTorch for "
+        "Jetson), or run the l4t-pytorch container of that JetPack.",
+        fix_fr=f"Installez la roue PyTorch qu'NVIDIA publie pour JetPack {jetpack} (PyTorch for "
+        "Jetson), ou lancez le conteneur l4t-pytorch de ce JetPack.",
+    )
 
 
 def _check_pytorch(

@@ -228,3 +228,10 @@ def test_a_bare_name_after_an_instance_is_that_instances_card() -> None:
         "I read 1513 TFLOPS for the H100-1-80G vs 362 for the L40S: the H100 is 4x?"
     )
     assert ent.gpus == ["H100 PCIe 80GB", "L40S"]
+
+
+def test_pytorch_on_a_jetson_is_nvidias_build_for_its_jetpack_not_pip() -> None:
+    answer = ask("Which PyTorch wheel do I pip install for my Jetson Xavier NX?")
+    support = next(c for c in answer.tool_calls if c.name == "software_support")
+    assert support.arguments["gpu"] == "Jetson Xavier NX 8GB"
+    assert "JetPack 5.1" in answer.text and "--index-url" not in answer.text

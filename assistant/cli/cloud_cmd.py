@@ -17,7 +17,7 @@ def register(sub: Any) -> None:
         "cloud",
         help="cloud GPU instances: GPUs, memory, on-demand price; the cheapest one a model fits",
         description=(
-            "Look up cloud GPU instances (AWS, GCP, Azure, Lambda, RunPod, Vast.ai): GPU model x count, "
+            "Look up cloud GPU instances (AWS, GCP, Azure, Scaleway, Lambda, RunPod, Vast.ai): GPU model x count, "
             "memory per GPU, vCPU, RAM, on-demand price with its date, region and source, spot availability. "
             "With --model, every instance is checked with the fit tool (its GPUs share the model) and the "
             "cheapest priced instance the model fits is shown. Filters combine."
@@ -49,7 +49,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--context", type=int, metavar="TOKENS", help="context length for --model")
     p.add_argument(
-        "--provider", help="only this provider: AWS, GCP, Azure, Lambda, RunPod, Vast.ai"
+        "--provider", help="only this provider: AWS, GCP, Azure, Scaleway, Lambda, RunPod, Vast.ai"
     )
     p.add_argument("--limit", type=int, default=10, metavar="N", help="matches shown (default 10)")
     add_json_flag(p)

@@ -60,7 +60,7 @@ class CloudInstancesQuery(BaseModel):
     provider: str | None = Field(
         default=None,
         max_length=40,
-        description="Only this provider: AWS, GCP, Azure, Lambda, RunPod, Vast.ai",
+        description="Only this provider: AWS, GCP, Azure, Scaleway, Lambda, RunPod, Vast.ai",
     )
     max_results: int = Field(default=10, ge=1, le=100, description="How many matches to list")
 
@@ -234,7 +234,7 @@ def _fit_rows(
 
 
 def cloud_instances(query: CloudInstancesQuery) -> CloudInstancesResult:
-    """Cloud GPU instances (AWS, GCP, Azure, Lambda, RunPod, Vast.ai) matching a GPU, an instance
+    """Cloud GPU instances (AWS, GCP, Azure, Scaleway, Lambda, RunPod, Vast.ai) matching a GPU, an instance
     name, a minimum memory, a provider, or a model that must fit: GPUs × count, memory per GPU,
     vCPU, RAM, on-demand price with its date, region and source, spot availability. With a model,
     each instance is checked with the fit tool (its GPU count shares the model) and the cheapest

@@ -23,6 +23,7 @@ _PROVIDERS = (
     (re.compile(r"\blambda(?: labs| cloud)?\b", re.I), "Lambda"),
     (re.compile(r"\brun ?pod\b", re.I), "RunPod"),
     (re.compile(r"\bvast(?:\.ai)?\b", re.I), "Vast.ai"),
+    (re.compile(r"\bscaleway\b", re.I), "Scaleway"),
 )
 _MAX_LISTED = 5
 

@@ -8,6 +8,7 @@ must resolve to the GPU catalog, so a row cannot name a card the other tools do 
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from functools import lru_cache
 
@@ -169,6 +170,24 @@ def load_cloud_instances() -> tuple[CloudInstance, ...]:
     rows = read_csv_rows(INSTANCES_FILE, CloudInstance)
     _check_gpu_names(rows)
     return tuple(rows)
+
+
+def instance_key(text: str) -> str:
+    """An instance name folded for matching: lower case, letters and digits only."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+@lru_cache(maxsize=1)
+def instances_by_key() -> dict[str, CloudInstance]:
+    """Every instance by its folded name ('h1001-80g' → the H100-1-80G row); an Azure size also
+    without its 'Standard_' prefix, as people write it ('NC96ads_A100_v4')."""
+    rows: dict[str, CloudInstance] = {}
+    for row in load_cloud_instances():
+        key = instance_key(row.instance)
+        rows[key] = row
+        if row.instance.startswith("Standard_"):
+            rows.setdefault(key.removeprefix("standard"), row)
+    return rows
 
 
 @lru_cache(maxsize=1)

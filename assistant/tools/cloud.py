@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from assistant.knowledge.cloud import (
     CloudInstance,
     NotebookTier,
+    instance_key,
     load_cloud_instances,
     load_notebook_tiers,
 )
@@ -130,10 +131,6 @@ class NotebookTiersResult(BaseModel):
     sources: list[Source] = Field(default_factory=list)
 
 
-def _key(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
 def _tokens(text: str) -> list[str]:
     return [t for t in re.findall(r"[a-z0-9]+", text.lower()) if t not in _FILLER]
 
@@ -158,9 +155,9 @@ def _gpu_rows(text: str, rows: tuple[CloudInstance, ...]) -> list[CloudInstance]
 
 
 def _instance_rows(text: str, rows: tuple[CloudInstance, ...]) -> list[CloudInstance]:
-    want = _key(text)
-    exact = [r for r in rows if _key(r.instance) == want]
-    return exact or [r for r in rows if want and want in _key(r.instance)]
+    want = instance_key(text)
+    exact = [r for r in rows if instance_key(r.instance) == want]
+    return exact or [r for r in rows if want and want in instance_key(r.instance)]
 
 
 def _match(row: CloudInstance) -> InstanceMatch:
@@ -263,8 +260,8 @@ def cloud_instances(query: CloudInstancesQuery) -> CloudInstancesResult:
         chosen = {r.instance for r in by_gpu}
         selected = [r for r in selected if r.instance in chosen]
     if query.provider:
-        want = _key(query.provider)
-        selected = [r for r in selected if want in _key(r.provider)]
+        want = instance_key(query.provider)
+        selected = [r for r in selected if want in instance_key(r.provider)]
     if query.min_vram_gb:
         selected = [r for r in selected if r.vram_gb >= query.min_vram_gb]
     if query.min_total_vram_gb:
@@ -334,15 +331,15 @@ def notebook_tiers(query: NotebookTiersQuery) -> NotebookTiersResult:
     source and the date each was seen."""
     tiers = list(load_notebook_tiers())
     if query.provider:
-        want = _key(query.provider)
-        tiers = [t for t in tiers if want in _key(t.provider)]
+        want = instance_key(query.provider)
+        tiers = [t for t in tiers if want in instance_key(t.provider)]
     if query.tier:
-        want = _key(query.tier.replace("+", "plus"))
-        exact = [t for t in tiers if _key(t.tier.replace("+", "plus")) == want]
-        tiers = exact or [t for t in tiers if want in _key(t.tier.replace("+", "plus"))]
+        want = instance_key(query.tier.replace("+", "plus"))
+        exact = [t for t in tiers if instance_key(t.tier.replace("+", "plus")) == want]
+        tiers = exact or [t for t in tiers if want in instance_key(t.tier.replace("+", "plus"))]
     if query.gpu:
-        want = _key(query.gpu)
-        tiers = [t for t in tiers if want in _key(t.gpus)]
+        want = instance_key(query.gpu)
+        tiers = [t for t in tiers if want in instance_key(t.gpus)]
     if not tiers:
         names = sorted({f"{t.provider} {t.tier}" for t in load_notebook_tiers()})
         return NotebookTiersResult(

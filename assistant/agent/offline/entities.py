@@ -1020,9 +1020,9 @@ def _instance_cards(
     """A card named inside a catalog instance's name is that instance's card ('H100-1-80G' at
     Scaleway is an H100 PCIe, 'H100-SXM-2-80G' two H100 SXM), with the instance's count when it
     holds several."""
-    from assistant.agent.offline.skills.cloud_instances import instance_key, instance_rows_by_key
+    from assistant.knowledge.cloud import instance_key, instances_by_key
 
-    rows = instance_rows_by_key()
+    rows = instances_by_key()
     named = [
         (m.start(), m.end(), row)
         for m in _INSTANCE_WORD.finditer(text)

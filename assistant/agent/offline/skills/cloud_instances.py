@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.texts import money, num, pick
+from assistant.knowledge.cloud import instance_key, instances_by_key
 from assistant.language import Lang
 from assistant.tools.cloud import CloudInstancesResult, InstanceMatch
 
@@ -28,25 +28,6 @@ _PROVIDERS = (
 _MAX_LISTED = 5
 
 
-def instance_key(text: str) -> str:
-    """A name folded for matching: lower case, letters and digits only."""
-    return re.sub(r"[^a-z0-9]", "", text.lower())
-
-
-@lru_cache(maxsize=1)
-def instance_rows_by_key() -> dict[str, Any]:
-    """Every catalog instance by its folded name ('h1001-80g' → the H100-1-80G row)."""
-    from assistant.knowledge.cloud import load_cloud_instances
-
-    rows = {}
-    for r in load_cloud_instances():
-        key = instance_key(r.instance)
-        rows[key] = r
-        if r.instance.startswith("Standard_"):  # Azure sizes are written without it too
-            rows.setdefault(key.removeprefix("standard"), r)
-    return rows
-
-
 MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge vs g6.xlarge')
 
 
@@ -58,7 +39,7 @@ def instances_named(text: str) -> list[str]:
         for w in re.findall(r"[A-Za-z0-9_.\-]+", text)
         if any(c.isdigit() for c in w)
     ]
-    rows = instance_rows_by_key()
+    rows = instances_by_key()
     return list(dict.fromkeys(rows[w].instance for w in words if w in rows))
 
 

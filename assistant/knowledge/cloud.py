@@ -190,6 +190,20 @@ def instances_by_key() -> dict[str, CloudInstance]:
     return rows
 
 
+# A word that may be an instance's name: letters, digits and '_.-', with a digit somewhere.
+_INSTANCE_WORD = re.compile(r"[A-Za-z0-9_.\-]*\d[A-Za-z0-9_.\-]*")
+
+
+def instances_in(text: str) -> list[tuple[int, int, CloudInstance]]:
+    """Each catalog instance a text names, and where: (start, end, row), in the order named."""
+    rows = instances_by_key()
+    return [
+        (m.start(), m.end(), row)
+        for m in _INSTANCE_WORD.finditer(text)
+        if (row := rows.get(instance_key(m.group(0)))) is not None
+    ]
+
+
 @lru_cache(maxsize=1)
 def load_notebook_tiers() -> tuple[NotebookTier, ...]:
     """Every notebook tier row, validated."""

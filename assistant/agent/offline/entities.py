@@ -1011,23 +1011,15 @@ def _float(text: str) -> float:
     return float(text.replace(",", "."))
 
 
-_INSTANCE_WORD = re.compile(r"[A-Za-z0-9_.\-]*\d[A-Za-z0-9_.\-]*")
-
-
 def _instance_cards(
     text: str, gpus: list[str], spans: list[CardSpan]
 ) -> tuple[list[str], list[CardSpan], dict[str, int]]:
     """A card named inside a catalog instance's name is that instance's card ('H100-1-80G' at
     Scaleway is an H100 PCIe, 'H100-SXM-2-80G' two H100 SXM), with the instance's count when it
     holds several."""
-    from assistant.knowledge.cloud import instance_key, instances_by_key
+    from assistant.knowledge.cloud import instance_key, instances_in
 
-    rows = instances_by_key()
-    named = [
-        (m.start(), m.end(), row)
-        for m in _INSTANCE_WORD.finditer(text)
-        if (row := rows.get(instance_key(m.group(0)))) is not None
-    ]
+    named = instances_in(text)
     if not named:
         return gpus, spans, {}
     counts: dict[str, int] = {}

@@ -7,6 +7,7 @@ turn, so the reading is computed once per conversation and cached.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -270,14 +271,18 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
 CARRIED_CARD_SLOTS = ("gpus", "unknown_gpus", "gpu_count", "gpu_counts", "card_memory", "vram_gb")
 
 
+def _earlier_turns(history: list[tuple[str, str]]) -> Iterator[Entities]:
+    """The entities of the asker's earlier turns, the latest first, each read when reached."""
+    for turn in reversed(_previous_user_turns(history)):
+        yield extract_entities(correct_typos(turn))
+
+
 def _carry_cards(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
     """A new question that names no card ('which model size should I pick?') is about the card
     the asker named in an earlier turn ('I have a Radeon RX 7800 XT (16gb)'), the latest one."""
     if own.gpus or own.unknown_gpus or own.vram_gb:
         return
-    turns = _previous_user_turns(history)
-    for n in range(len(turns) - 1, -1, -1):
-        earlier = extract_entities(correct_typos(turns[n]))
+    for earlier in _earlier_turns(history):
         if earlier.gpus or earlier.unknown_gpus:
             carried = {slot: getattr(earlier, slot) for slot in CARRIED_CARD_SLOTS}
             reading.entities = reading.entities.model_copy(update=carried)
@@ -295,8 +300,8 @@ def _set_beside_earlier(reading: Reading, own: Entities, history: list[tuple[str
         return
     if "compare" not in concepts_in(reading.text) and not phrase_spans("replaces", reading.text):
         return
-    for turn in reversed(_previous_user_turns(history)):
-        other = [g for g in extract_entities(correct_typos(turn)).gpus if g not in own.gpus]
+    for earlier in _earlier_turns(history):
+        other = [g for g in earlier.gpus if g not in own.gpus]
         if other:
             gpus = [other[0], *reading.entities.gpus]
             reading.entities = reading.entities.model_copy(update={"gpus": gpus})

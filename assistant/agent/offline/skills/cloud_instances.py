@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.texts import money, num, pick
-from assistant.knowledge.cloud import instance_key, instances_by_key
+from assistant.knowledge.cloud import instances_in
 from assistant.language import Lang
 from assistant.tools.cloud import CloudInstancesResult, InstanceMatch
 
@@ -34,13 +34,7 @@ MAX_INSTANCES = 4  # instances weighed side by side ('g4dn.xlarge vs g5.xlarge v
 def instances_named(text: str) -> list[str]:
     """The catalog instances a question names ('p4d.24xlarge', 'a3-highgpu-8g'), in the order
     named, each once."""
-    words = [
-        instance_key(w)
-        for w in re.findall(r"[A-Za-z0-9_.\-]+", text)
-        if any(c.isdigit() for c in w)
-    ]
-    rows = instances_by_key()
-    return list(dict.fromkeys(rows[w].instance for w in words if w in rows))
+    return list(dict.fromkeys(row.instance for _, _, row in instances_in(text)))
 
 
 def instance_named(text: str) -> str | None:

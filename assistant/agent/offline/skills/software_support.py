@@ -47,9 +47,8 @@ def _architecture_in(question: str) -> str | None:
 
 # "CUDA 13 and the latest PyTorch": a toolkit and something else to check, each on its own
 _AND = re.compile(r"[,;]|\s\+\s|\b(?:and|et|or|ou|plus)\b", re.IGNORECASE)
-_TOOLKIT = re.compile(r"\bcuda\s*\d", re.IGNORECASE)
+_TOOLKIT = re.compile(r"\bcuda\s*\d+(?:\.\d+)?", re.IGNORECASE)  # a toolkit and its version
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
-_TOOLKIT_VERSION = re.compile(r"\bcuda\s*\d+(?:\.\d+)?", re.IGNORECASE)
 
 
 def _wording(question: str) -> str:
@@ -76,10 +75,11 @@ def _checks(question: str, software: str) -> list[str]:
     stated = [] if DRIVER.search(question) else [x for x in _SENTENCE.split(question) if x.strip()]
     for asked in [*asked_sentences(question), *stated]:
         parts = [p.strip() for p in _AND.split(asked) if p and names_software(p)]
-        toolkit = [p for p in parts if _TOOLKIT.search(p)]
-        other = [p for p in parts if not _TOOLKIT.search(p)]
+        named = [(p, _TOOLKIT.search(p)) for p in parts]
+        toolkit = [p for p, m in named if m]
+        other = [p for p, m in named if not m]
         # one toolkit, maybe said twice ('CUDA 13 dropped old GPUs … move the image to CUDA 13')
-        versions = {_TOOLKIT_VERSION.search(p).group(0).lower() for p in toolkit}  # type: ignore[union-attr]
+        versions = {m.group(0).lower() for _, m in named if m}
         if len(versions) == 1 and other and not DRIVER.search(asked):
             return [toolkit[-1], other[0]]
     return [software]

@@ -803,25 +803,25 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # 'how much context fits in the 24GB?': the tool's longest context, only when asked
         "longest_context": "context_room" in concepts_in(reading.text),
     }  # fmt: skip
-    if weighed:
-        # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each
-        # model the question names (the pick weighs them all).
-        del base["model"], base["num_gpus"]
-        return [
-            {**base, "model": m, **_option_target(ent, card)}
-            for m in _goal_models(ent, model)
-            for card in cards
-        ]
     every = named_cards(reading.entities)
-    if len(every) > len(cards) and reading.entities.options:
-        # the clause that asks the fit names fewer cards than the message, whose cards are
-        # options ('… une H100-2-80G suffit ? Combien reste-t-il pour le KV cache … ? Ou faut-il
-        # la H100-SXM-2-80G ?'): each option checked on its own
+    # Cards named as options ("a 5080 or a 4090?"): each one checked on its own, for each model
+    # the question names (the pick weighs them all); the message's options when the clause that
+    # asks the fit names fewer of them ('… une H100-2-80G suffit ? Combien reste-t-il pour le KV
+    # cache … ? Ou faut-il la H100-SXM-2-80G ?')
+    options = (
+        (ent, cards)
+        if weighed
+        else (reading.entities, every)
+        if len(every) > len(cards) and reading.entities.options
+        else None
+    )
+    if options is not None:
+        holder, choices = options
         del base["model"], base["num_gpus"]
         return [
-            {**base, "model": m, **_option_target(reading.entities, card)}
+            {**base, "model": m, **_option_target(holder, card)}
             for m in _goal_models(ent, model)
-            for card in every
+            for card in choices
         ]
     if len(every) >= 2 and not weighed and _asked_apart(reading, every):
         # 'Will it fit on ONE L4? … also would it fit on the T4?': each card its own check

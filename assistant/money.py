@@ -27,7 +27,8 @@ Currency = Literal[
     "BRL", "MXN", "PHP", "PLN", "HUF", "RON", "ILS", "SEK", "NOK", "DKK", "CZK", "TRY", "ZAR",
     "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
     "NPR", "BDT", "VND", "TWD", "PEN", "MGA", "HTG", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
-    "XPF", "KZT", "RWF", "BIF", "CDF", "GNF",
+    "XPF", "KZT", "RWF", "BIF", "CDF", "GNF", "UYU", "BOB", "PYG", "CRC", "GTQ", "DOP", "UGX",
+    "TZS", "ETB", "XAF", "AED", "SAR", "MNT", "GEL", "RSD", "UZS",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh", "litre"]

@@ -276,18 +276,26 @@ def _support(
         if checked is not None:
             return checked
     program = find_program(query.software)
+    if program is not None and vendor != "nvidia" and _checked_by_wheels(program, parsed):
+        if parsed.variant or _CUDA_WORD.search(query.software):
+            program = None  # "PyTorch CUDA on my Radeon?": the CUDA build is asked, not PyTorch
     if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
         return _check_program(
             {**base, "software": program.name, "kind": "program"}, program, vendor, card
         )
     if vendor != "nvidia":
+        from assistant.knowledge.stacks import load_stacks
+
+        stack = load_stacks().get(vendor)
         return SoftwareSupportResult(
             **base,
             supported="not_applicable",
             reason=f"{name} is not an NVIDIA GPU: CUDA toolkits and CUDA builds of PyTorch do not "
-            "run on it (AMD uses ROCm builds, Apple MPS or MLX, Intel XPU builds).",
+            "run on it. "
+            + (stack.instead_en if stack else "Use its maker's own stack instead."),
             reason_fr=f"{name} n'est pas un GPU NVIDIA : ni CUDA ni les versions CUDA de PyTorch "
-            "ne tournent dessus (AMD utilise les versions ROCm, Apple MPS ou MLX, Intel les versions XPU).",
+            "ne tournent dessus. "
+            + (stack.instead_fr if stack else "Passez par la pile logicielle de son fabricant."),
         )
     arch = get_arch(cc) if cc else None
     if arch is None:

@@ -307,8 +307,9 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         if own and name not in card_w:
             card_w[name], card_w_end[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
+    unrest = blank(text, phrase_spans("rest_of_machine", text))  # 'rest of the pc' is no wall
     return PowerFigures(
-        wall_w=_next_to("wall", text, watts, idle_index) or _machine_draw(text, watts, idle_index),
+        wall_w=_next_to("wall", unrest, watts, idle_index) or _machine_draw(text, watts, idle_index),
         cap_w=_next_to("power_cap", text, watts, idle_index),
         rest_w=watts[rest_index][2] if rest_index is not None else None,
         psu_w=watts[psu_index][2] if psu_index is not None else None,
@@ -520,11 +521,15 @@ def read_pue(text: str) -> float | None:
     return value if 1.0 <= value <= 3.0 else None
 
 
+# A figure with its unit is no count of machines ('4 L4 à 72 W + le reste du serveur').
+_MEASURE_UNIT = r"(?:k?w|watts?|[gtm]b|[gtm]o|gib|mb/s|gb/s|h|hours?|heures?|%|€|\$)(?!\w)"
+
+
 @lru_cache(maxsize=1)
 def _machines_pattern() -> re.Pattern[str]:
     nouns = whole_phrases(tables()["machines"]["phrases"])
     return re.compile(
-        rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"
+        rf"(?<![\d.,$€/])\b(?P<n>{_COUNT})(?!\s*[x×])(?!\s*{_MEASURE_UNIT})\s+(?P<inside>(?:[^\s,.;:!?]+\s+){{0,5}}?)"
         rf"(?:{nouns})",
         re.IGNORECASE,
     )

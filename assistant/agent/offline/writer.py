@@ -591,7 +591,7 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         for result in failed:
             errors += 1
             sections.append(_error_section(result, reading.language))
-        verdicts = [_program_verdict(r) for r in ok]
+        verdicts = [_program_verdict(r) or _cuda_denied(r) for r in ok]
         for text, verdict in zip(texts, verdicts, strict=False):
             text = (text or "").strip()
             if text and text not in sections:
@@ -615,6 +615,37 @@ def _program_verdict(result: ToolResult) -> bool:
         and payload.get("kind") == "program"
         and payload.get("supported") in ("yes", "no", "partial")
     )
+
+
+_NEGATED = re.compile(
+    r"(?:\bsans|\bwithout|\bno|\bpas de|\bpas d'|\bhas no|\bhave no|\bn'ont pas de|\bn'a pas de)"
+    r"\s+(?P<what>\w+(?:[.-]\w+)*)",
+    re.IGNORECASE,
+)
+
+
+def _without_stated_absence(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
+    """A card's "no" to a feature the asker already says it lacks ("the L4s are PCIe, without
+    NVLink: tensor or pipeline parallel?") confirms, it corrects nothing: the entry answers."""
+    negated = {m.group("what").lower() for m in _NEGATED.finditer(reading.text)}
+    if not negated:
+        return results
+
+    def stated_absent(result: ToolResult) -> bool:
+        payload = result.result if isinstance(result.result, dict) else {}
+        if result.name == "gpu_capability" and payload.get("verdict") == "no":
+            return str(payload.get("topic") or "").lower() in negated
+        card = payload.get("gpu") if result.name == "gpu_lookup" else None
+        return isinstance(card, dict) and card.get("nvlink") is False and "nvlink" in negated
+
+    return [r for r in results if not stated_absent(r)]
+
+
+def _cuda_denied(result: ToolResult) -> bool:
+    """CUDA asked on a card of another maker: that "no" corrects the question's premise ("a friend
+    says my Radeon has CUDA cores"), before what the card does run."""
+    payload = result.result if isinstance(result.result, dict) else {}
+    return result.name == "software_support" and payload.get("supported") == "not_applicable"
 
 
 def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
@@ -1090,6 +1121,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     results = _without_unasked_picks(reading, results)
     lead = _lead_for(reading, retrieved, results)
     if lead is not None:
+        results = _without_stated_absence(reading, results)
         results = knowledge_lead.bearing_results(
             results,
             reading.text,

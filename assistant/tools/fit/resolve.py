@@ -236,7 +236,10 @@ def _candidates(setup: Setup, rules: MemoryRules) -> list[tuple[str, Setup]]:
                 ("QLoRA (4-bit NF4 base)", setup.with_(task="qlora", precision="nf4_dq", fmt=nf4dq))
             )
         fp8 = rules.format("fp8")
-        if setup.task == "lora" and fp8 is not None and current > 8:
+        # an fp8 base is the image trainers' LoRA option (kohya's --fp8_base); for a language
+        # model the low-memory LoRA is QLoRA's 4-bit base
+        diffusion = setup.spec is not None and setup.spec.is_diffusion
+        if setup.task == "lora" and fp8 is not None and current > 8 and diffusion:
             out.append(("LoRA on an fp8 base", setup.with_(precision="fp8", fmt=fp8)))
         if not setup.gradient_checkpointing:
             out.append(("gradient checkpointing", setup.with_(gradient_checkpointing=True)))

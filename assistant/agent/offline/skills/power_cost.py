@@ -67,6 +67,10 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     year, month, day = (money(v or 0.0, cur, lang) for v in
                         (result.cost_per_year, result.cost_per_month, result.cost_per_day))  # fmt: skip
     kwh = num(result.kwh_per_day or 0, lang, 2)
+    energy = pick(lang, f"{kwh} kWh a day", f"{kwh} kWh par jour")
+    if result.kwh_per_month:
+        monthly = num(result.kwh_per_month, lang, 1)
+        energy += pick(lang, f", {monthly} kWh a month", f", {monthly} kWh par mois")
     if yearly:
         figures = pick(lang, f"{year} a year", f"{year} par an")
         rest = pick(lang, f"{month} a month, {day} a day", f"{month} par mois, {day} par jour")
@@ -75,8 +79,8 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
         rest = pick(lang, f"{day} a day, {year} a year", f"{day} par jour, {year} par an")
     return pick(
         lang,
-        f"**{who} at {use}, at {_price(result, lang)}: {figures}** ({rest}; {kwh} kWh a day).",
-        f"**{who} à {use}, à {_price(result, lang)} : {figures}** ({rest} ; {kwh} kWh par jour).",
+        f"**{who} at {use}, at {_price(result, lang)}: {figures}** ({rest}; {energy}).",
+        f"**{who} à {use}, à {_price(result, lang)} : {figures}** ({rest} ; {energy}).",
     )
 
 

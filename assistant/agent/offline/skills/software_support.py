@@ -188,7 +188,7 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         en, fr = _HEADS[result.supported]
         if result.kind == "program" and result.supported == "partial":
             en, fr = "Partly", "En partie"
-        if result.supported == "not_applicable" and result.kind == "cuda_toolkit":
+        if result.supported == "not_applicable" and result.kind in ("cuda_toolkit", "pytorch"):
             en, fr = _HEADS["no"]  # "can my Radeon use CUDA?": no CUDA toolkit runs on it
         head = f"**{pick(lang, en, fr)}** — {reason}"
         if result.other_chips:

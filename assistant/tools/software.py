@@ -276,9 +276,10 @@ def _support(
         if checked is not None:
             return checked
     program = find_program(query.software)
-    if program is not None and vendor != "nvidia" and _checked_by_wheels(program, parsed):
-        if parsed.variant or _CUDA_WORD.search(query.software):
-            program = None  # "PyTorch CUDA on my Radeon?": the CUDA build is asked, not PyTorch
+    # "PyTorch CUDA on my Radeon?": the CUDA build is asked, not PyTorch
+    cuda_build = bool(parsed.variant or _CUDA_WORD.search(query.software))
+    if vendor != "nvidia" and cuda_build and program and _checked_by_wheels(program, parsed):
+        program = None
     if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
         return _check_program(
             {**base, "software": program.name, "kind": "program"}, program, vendor, card
@@ -291,8 +292,7 @@ def _support(
             **base,
             supported="not_applicable",
             reason=f"{name} is not an NVIDIA GPU: CUDA toolkits and CUDA builds of PyTorch do not "
-            "run on it. "
-            + (stack.instead_en if stack else "Use its maker's own stack instead."),
+            "run on it. " + (stack.instead_en if stack else "Use its maker's own stack instead."),
             reason_fr=f"{name} n'est pas un GPU NVIDIA : ni CUDA ni les versions CUDA de PyTorch "
             "ne tournent dessus. "
             + (stack.instead_fr if stack else "Passez par la pile logicielle de son fabricant."),

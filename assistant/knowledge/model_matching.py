@@ -154,6 +154,10 @@ def suggest_model_names(text: str, limit: int = 5) -> list[str]:
     return names[:limit]
 
 
+# No model has ten trillion parameters: a larger "B" figure is a byte count.
+MAX_PARAMS_B = 10_000
+
+
 def parse_param_count(text: str) -> float | None:
     """A parameter count in billions written in the text ("70B", "13 milliards"), or None."""
     sizes = _size_mentions(text, [])
@@ -167,8 +171,8 @@ def _size_mentions(text: str, taken: list[tuple[int, int]]) -> list[ModelMention
             if any(m.start() < e and s < m.end() for s, e in taken):
                 continue
             value = float(m.group(1).replace(",", ".")) * scale
-            if value <= 0:
-                continue
+            if not 0 < value <= MAX_PARAMS_B:
+                continue  # '(6075580416B)' in an allocation message counts bytes
             found.append(
                 ModelMention(text=m.group(0), start=m.start(), end=m.end(), params_b=value)
             )

@@ -106,3 +106,54 @@ def test_a_card_the_asker_says_lacks_nvlink_is_not_told_it_lacks_it() -> None:
     ).text
     assert text.startswith("Tensor parallelism splits every layer")
     assert "has no NVLink**" not in text
+
+
+def test_a_byte_count_in_an_allocation_message_is_no_model_size() -> None:
+    calls = _calls(
+        "Not enough GPU memory: RESOURCE_EXHAUSTED: Failed to allocate request for 5.66GiB "
+        "(6075580416B) on device ordinal 0. GPU: RTX 4000 16GB. Is there a way to run it?",
+        "workload_fit",
+    )
+    assert all(float(str(c.get("params_b") or 0)) <= 10_000 for c in calls)
+
+
+def test_a_job_per_episode_a_week_is_priced_per_month_when_asked() -> None:
+    text = ask(
+        "rent an H100 80GB at USD 2.50/h, billed per minute. each summary job takes ~10 min, "
+        "we do 6 episodes a week. what's that per month?"
+    ).text
+    assert "At 26 runs a month: $10.83 a month" in text.split("\n")[0]
+
+
+def test_speeds_at_two_precisions_are_both_given_first() -> None:
+    text = ask("rough tokens/s for llama 3.1 8b in q4 vs fp16 on a jetson agx xavier 32gb?").text
+    first = text.split("\n")[0]
+    assert "in q4_k_m" in first and "in fp16" in first
+
+
+def test_a_bare_size_is_the_model_an_earlier_turn_named_at_its_precision() -> None:
+    history = [
+        {
+            "role": "user",
+            "content": "found 2 used rtx 3090. plan: llama 3.3 70b, q4_k_m split over both "
+            "cards - does it fit in 2x24gb?",
+        }
+    ]
+    answer = ask(
+        "alternative: one used 4090 for ~USD 1 600 vs my 2x3090 for USD 1 300. for the 70b use "
+        "case which wins? and for lora fine-tuning an 8b model?",
+        history=history,
+    )
+    fits = [c.arguments for c in answer.tool_calls if c.name == "workload_fit"]
+    assert fits and all(c["task"] in (None, "inference") for c in fits)
+    assert all(c.get("precision") == "q4_k_m" for c in fits)
+    assert answer.text.startswith("**2 × GeForce RTX 3090** is the pick")
+
+
+def test_a_card_recommendation_does_not_probe_this_machine() -> None:
+    answer = ask(
+        "Hi, do you have recommendations for graphics card? I plan to upgrade my computer to "
+        "use kilosort for data analysis using Windows 10."
+    )
+    assert "probe_gpus" not in {c.name for c in answer.tool_calls}
+    assert "see your machine" not in answer.text

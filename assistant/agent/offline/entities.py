@@ -106,6 +106,9 @@ class Entities(BaseModel):
     vram_gb: float | None = Field(default=None, description="A memory size named without a card")
     storage_gb: float | None = None
     precision: str | None = None
+    precisions: list[str] = Field(
+        default_factory=list, description="Every precision named, in order ('q4 vs fp16')"
+    )
     method: str | None = Field(
         default=None, description="inference, lora, qlora, full, or finetune (no method named)"
     )
@@ -1155,6 +1158,8 @@ def extract_entities(text: str) -> Entities:
     precision = _PRECISION.search(text)
     if precision:
         ent.precision = _normalize_precision(precision.group(1))
+        named = (_normalize_precision(m.group(1)) for m in _PRECISION.finditer(text))
+        ent.precisions = list(dict.fromkeys(named))
     elif phrase_spans("unquantized", text):
         ent.precision = "fp16"  # 'without quantization': the 16-bit weights as published
     for method, pattern in _METHOD:

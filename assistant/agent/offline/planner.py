@@ -124,6 +124,17 @@ def asks_speed_first(reading: Reading) -> bool:
     )
 
 
+def probe_beside_the_point(reading: Reading) -> bool:
+    """'Do you have recommendations for a graphics card? I plan to upgrade my computer': the card
+    to get is asked, not what the asker's machine holds."""
+    concepts = concepts_in(reading.text)
+    return (
+        "recommend_gpus" in reading.tool_intents
+        and "recommend" in concepts
+        and "check_gpu" not in concepts
+    )
+
+
 def _with_companions(reading: Reading) -> list[str]:
     """The reading's tool intents, plus the ones a question implies without saying.
 
@@ -136,6 +147,8 @@ def _with_companions(reading: Reading) -> list[str]:
         # 'which GPU is in Standard_NC40ads_H100_v5?': the instance's GPU, from the data
         at = intents.index("probe_gpus")
         intents[at : at + 1] = [] if "cloud_instances" in intents else ["cloud_instances"]
+    if "probe_gpus" in intents and probe_beside_the_point(reading):
+        intents.remove("probe_gpus")
     if (
         "workload_fit" in intents
         and not named_cards(ent)

@@ -97,6 +97,11 @@ def asks_per_year(text: str) -> bool:
     return bool(phrase_spans("per_year", text))
 
 
+def asks_per_month(text: str) -> bool:
+    """Whether the text asks for a figure per month."""
+    return bool(phrase_spans("per_month", text))
+
+
 # 'adding a second used RX 6800', 'the 2nd A6000', 'une deuxième 3090': the card is one more of
 # what the asker has, so there are that many in all
 _ORDINAL_BEFORE = re.compile(

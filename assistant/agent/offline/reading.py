@@ -263,6 +263,8 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     elif history:
         _carry_cards(reading, own, history)
         _set_beside_earlier(reading, own, history)
+    if history:
+        _carry_model(reading, own, history)
     return reading
 
 
@@ -287,6 +289,24 @@ def _carry_cards(reading: Reading, own: Entities, history: list[tuple[str, str]]
             carried = {slot: getattr(earlier, slot) for slot in CARRIED_CARD_SLOTS}
             reading.entities = reading.entities.model_copy(update=carried)
             return
+
+
+def _carry_model(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
+    """A bare size that an earlier turn gave with its model ('llama 3.3 70b … q4_k_m', then
+    'for the 70b use case which wins?') is that model, at the precision named with it unless
+    this turn names one."""
+    from assistant.knowledge.model_matching import parse_param_count
+
+    if own.models or not own.model_size_b:
+        return
+    for earlier in _earlier_turns(history):
+        for model in earlier.models:
+            if parse_param_count(model) == own.model_size_b:
+                update: dict[str, object] = {"models": [model]}
+                if not own.precision and earlier.precision:
+                    update["precision"] = earlier.precision
+                reading.entities = reading.entities.model_copy(update=update)
+                return
 
 
 def _set_beside_earlier(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:

@@ -650,9 +650,12 @@ def _cuda_denied(result: ToolResult) -> bool:
 
 def _probe_unavailable(reading: Reading, results: list[ToolResult]) -> bool:
     """The question asks about the asker's own machine, which this interface can't probe."""
+    from assistant.agent.offline.planner import probe_beside_the_point
+
     ent = reading.entities
     return (
         "probe_gpus" in reading.tool_intents
+        and not probe_beside_the_point(reading)
         and not (ent.gpus or ent.unknown_gpus)
         and not any(r.name in ("probe_gpus", "cloud_instances") for r in results)
     )
@@ -808,6 +811,7 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
     asked, a generic "CUDA programming: yes". A knowledge entry that answers beats them."""
     from assistant.agent.offline.cues import asks_small_budget, asks_which_card
     from assistant.agent.offline.skills.gpu_lookup import asked_fields
+    from assistant.agent.offline.skills.spot_vs_dedicated import spot_on_examples
 
     ent, text = reading.entities, reading.text
     weak = set()
@@ -817,6 +821,8 @@ def _weak_tools(reading: Reading, results: list[ToolResult]) -> set[str]:
         weak.add("gpu_lookup")
     if not _asks_about_models(reading):
         weak.add("models_for")
+    if spot_on_examples(ent, text):
+        weak.add("spot_vs_dedicated")  # no rate and no job length: an example, not their case
     generic = generic_topic_keys()
     checks = [r for r in results if r.name == "gpu_capability" and isinstance(r.result, dict)]
     if checks and all(knowledge_lead.is_generic_capability(r, generic) for r in checks):

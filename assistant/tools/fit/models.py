@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from assistant.knowledge.model_matching import MAX_PARAMS_B
 from assistant.knowledge.models import MeasuredVram, load_memory_rules
 from assistant.knowledge.sources import Source
 from assistant.tools.probe.models import ProbeReport
@@ -42,7 +43,7 @@ class FitQuery(NullsMeanDefaults):
     params_b: float | None = Field(
         default=None,
         gt=0,
-        le=10_000,
+        le=MAX_PARAMS_B,
         description="Parameter count in billions, for a model not in the table",
     )
     gpu: str | None = Field(

@@ -246,9 +246,37 @@ def _together(result: SpeedEstimate, cards: str | None, lang: Lang) -> str:
     )
 
 
+def _by_precision(found: list[SpeedEstimate], question: str, lang: Lang) -> str:
+    """One card's speeds for one model at several precisions ('q4 vs fp16'): each speed in the
+    first sentence, then the first estimate's reasoning and formula once."""
+    if len({r.precision for r in found}) < len(found):
+        return ""
+    speeds = [
+        pick(
+            lang,
+            f"about {num(r.decode_tokens_per_s, lang, 0)} tokens/s in {r.precision}",
+            f"environ {num(r.decode_tokens_per_s, lang, 0)} tokens/s en {r.precision}",
+        )
+        for r in found
+    ]
+    speeds[0] = speeds[0][:1].upper() + speeds[0][1:]
+    first = found[0]
+    head = pick(
+        lang,
+        f"**{'; '.join(speeds)}** for {first.model} on {_cards(first)}, one request at a time "
+        "(each token reads all the weights: fewer bits, more tokens/s).",
+        f"**{' ; '.join(speeds)}** pour {first.model} sur {_cards(first)}, une requête à la "
+        "fois (chaque token lit tous les poids : moins de bits, plus de tokens/s).",
+    )
+    rest = render(first, question, lang).split("\n\n", 1)
+    return head + ("\n\n" + rest[1] if len(rest) > 1 else "")
+
+
 def combine(results: list[SpeedEstimate], question: str, lang: Lang) -> str:
     """Several cards' speeds for one model (options weighed): one table, the formula once."""
     found = [r for r in results if r.found and r.decode_tokens_per_s]
+    if len(found) >= 2 and len({(r.gpu, r.gpu_count) for r in found}) == 1:
+        return _by_precision(found, question, lang)
     if len(found) < 2 or len({(r.gpu, r.gpu_count) for r in found}) < len(found):
         return ""
     # a card the weights do not fit is no winner: its speed assumes they did
@@ -360,7 +388,13 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         args["gpu_count"] = ent.gpu_count
     if ent.batch_size and ent.batch_size > 1:
         args["concurrent_requests"] = ent.batch_size  # '10 users at the same time'
+    if len(ent.precisions) > 1:
+        # 'tokens/s for the 8b in q4 vs fp16': each precision's speed, in the order asked
+        return [{**args, "precision": p} for p in ent.precisions[:MAX_PRECISIONS]]
     return [args]
+
+
+MAX_PRECISIONS = 3
 
 
 SKILL = Skill(

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
+from assistant.agent.offline.quantities import asks_per_month
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import (
     assumptions_line,
@@ -131,7 +132,8 @@ def render(result: RentCost, question: str, lang: Lang) -> str:
     elif asked.usd_per_eur is not None and result.cost_typical is not None:
         text += " " + _converted(result.cost_typical, cur, asked.usd_per_eur, lang)
     if asked.repeats_per_year and result.cost_typical is not None:
-        text += " " + _per_year(result.cost_typical * asked.repeats_per_year, asked, cur, lang)
+        yearly = result.cost_typical * asked.repeats_per_year
+        text += " " + _per_year(yearly, asked, cur, lang, monthly=asks_per_month(question))
     if result.n_prices:
         rate = money_range(result.rate_low, result.rate_high, cur, lang)
         plural = "s" if result.n_prices > 1 else ""
@@ -202,14 +204,25 @@ def _converted(amount: float, cur: Currency, usd_per_eur: float, lang: Lang) -> 
     )
 
 
-def _per_year(total: float, asked: Entities, cur: Currency, lang: Lang) -> str:
-    """A job repeated N times a year: the yearly rental, and what buying would have to beat."""
+def _per_year(
+    total: float, asked: Entities, cur: Currency, lang: Lang, monthly: bool = False
+) -> str:
+    """A job repeated N times a year: the yearly rental (a month's first when the question asks
+    per month), and what buying would have to beat."""
     n = num(asked.repeats_per_year or 0, lang, 0)
     text = pick(
         lang,
         f"**At {n} runs a year: {money(total, cur, lang)} a year.**",
         f"**À {n} exécutions par an : {money(total, cur, lang)} par an.**",
     )
+    if monthly:
+        per = num((asked.repeats_per_year or 0) / 12, lang, 1)
+        month, year = money(total / 12, cur, lang), money(total, cur, lang)
+        text = pick(
+            lang,
+            f"**At {per} runs a month: {month} a month** ({year} a year).",
+            f"**À {per} exécutions par mois : {month} par mois** ({year} par an).",
+        )
     if asked.buy_mentioned:
         text += pick(
             lang,

@@ -328,6 +328,18 @@ def _service_month(result: SpotComparison, lang: Lang) -> str:
     )
 
 
+def spot_on_examples(ent: Entities, text: str) -> bool:
+    """Neither rates nor a job length given ('these spot instances can get killed: how do I
+    resume training?'): the comparison would run on the guide's example alone."""
+    return spot_rates(ent, text) is None and _job_hours(ent) is None
+
+
+def _job_hours(ent: Entities) -> float | None:
+    return ent.work_hours or next(
+        (d.hours for d in ent.durations if d.hours and d.unit != "minute"), None
+    )
+
+
 def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     """One call with the rates, job length and checkpoint interval named, else the defaults; a
     machine that runs all the time is priced for a month."""
@@ -336,9 +348,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     spot, dedicated = given or (fallback.spot_rate, fallback.dedicated_rate)
     currency = (currency_of(ent) or fallback.currency) if given else fallback.currency
     checkpoint = next((d.hours for d in ent.durations if d.unit == "minute" and d.hours), None)
-    job = ent.work_hours or next(
-        (d.hours for d in ent.durations if d.hours and d.unit != "minute"), None
-    )
+    job = _job_hours(ent)
     # Rates read off a named instance ('a3-highgpu-8g (8× H100) around $88/h') are the whole
     # instance's: its GPUs are not counted again.
     per_gpu = given and instance_named(reading.text) is None

@@ -775,14 +775,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     )
     if model is None:
         return []
-    task = METHOD_TASKS.get(ent.method or "")
+    method = None if _method_of_another(reading, model) else ent.method
+    task = METHOD_TASKS.get(method or "")
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
     cards = named_cards(ent)
     weighed = ent.options and len(cards) >= 2  # cards named as options, each checked on its own
-    if ent.method == "finetune" and weighed:
+    if method == "finetune" and weighed:
         task = OPTIONS_FINETUNE  # no method named: each card with the lightest usual one
-    elif ent.method == "finetune":
+    elif method == "finetune":
         target: dict[str, Any] = (
             {"gpus": cards}
             if len(cards) >= 2
@@ -848,6 +849,22 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         ]  # fmt: skip
     sibling = _sibling(ent, model)
     return [{**base, **target}] + ([{**base, "model": sibling, **target}] if sibling else [])
+
+
+def _method_of_another(reading: Reading, model: str) -> bool:
+    """The task word sits in a sentence about another model only ('for the 70b use case which
+    wins? and for lora fine-tuning an 8b model?'): the first model is not asked with it."""
+    from assistant.knowledge.model_matching import parse_param_count
+
+    size = parse_param_count(model)
+    for clause in reading.clauses:
+        named = clause.models[0] if clause.models else clause.model_size_b
+        if named is None:
+            continue
+        own_size = parse_param_count(named) if isinstance(named, str) else named
+        if clause.method and own_size != size:
+            return not any(c.method for c in reading.clauses if c is not clause)
+    return False
 
 
 def _named_models(ent: Entities, first: str) -> list[str]:

@@ -127,12 +127,26 @@ def asks_speed_first(reading: Reading) -> bool:
 def probe_beside_the_point(reading: Reading) -> bool:
     """'Do you have recommendations for a graphics card? I plan to upgrade my computer': the card
     to get is asked, not what the asker's machine holds."""
-    concepts = concepts_in(reading.text)
     return (
-        "recommend_gpus" in reading.tool_intents
-        and "recommend" in concepts
-        and "check_gpu" not in concepts
+        bool(_WANTS_A_CARD.search(reading.text))
+        and "check_gpu" not in concepts_in(reading.text)
+        and not _ASKS_WHAT_IS_THERE.search(reading.text)
     )
+
+
+# a card to get: 'recommendations for a graphics card', 'I plan to upgrade', 'which should I buy'
+_WANTS_A_CARD = re.compile(
+    r"\b(?:recommend\w*|recommand\w*|suggest\w*|conseil\w*|upgrad\w*|buy\w*|acheter|achat)\b",
+    re.IGNORECASE,
+)
+
+
+# 'what GPU do I have', 'which card is in this machine': the machine itself is asked
+_ASKS_WHAT_IS_THERE = re.compile(
+    r"(?:what|which)\s+(?:gpu|card|graphics card)\s+(?:do i have|is (?:in|on))"
+    r"|quel(?:le)?\s+(?:gpu|carte)\s+(?:ai-je|j'ai|est dans|y a-t-il)",
+    re.IGNORECASE,
+)
 
 
 def _with_companions(reading: Reading) -> list[str]:
@@ -148,7 +162,8 @@ def _with_companions(reading: Reading) -> list[str]:
         at = intents.index("probe_gpus")
         intents[at : at + 1] = [] if "cloud_instances" in intents else ["cloud_instances"]
     if "probe_gpus" in intents and probe_beside_the_point(reading):
-        intents.remove("probe_gpus")
+        at = intents.index("probe_gpus")
+        intents[at : at + 1] = [] if "recommend_gpus" in intents else ["recommend_gpus"]
     if (
         "workload_fit" in intents
         and not named_cards(ent)

@@ -331,7 +331,17 @@ def _service_month(result: SpotComparison, lang: Lang) -> str:
 def spot_on_examples(ent: Entities, text: str) -> bool:
     """Neither rates nor a job length given ('these spot instances can get killed: how do I
     resume training?'): the comparison would run on the guide's example alone."""
-    return spot_rates(ent, text) is None and _job_hours(ent) is None
+    return (
+        spot_rates(ent, text) is None
+        and _job_hours(ent) is None
+        and not _THE_OTHER_SIDE.search(text)  # 'spot or dedicated?' is still the choice asked
+    )
+
+
+_THE_OTHER_SIDE = re.compile(
+    r"\b(?:dedicated|on[- ]demand|pay[- ]as[- ]you[- ]go|d[ée]di[ée]e?s?|[àa] la demande)\b",
+    re.IGNORECASE,
+)
 
 
 def _job_hours(ent: Entities) -> float | None:

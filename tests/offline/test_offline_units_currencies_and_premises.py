@@ -157,3 +157,25 @@ def test_a_card_recommendation_does_not_probe_this_machine() -> None:
     )
     assert "probe_gpus" not in {c.name for c in answer.tool_calls}
     assert "see your machine" not in answer.text
+
+
+def test_features_missing_on_every_card_each_get_their_own_card_to_rent() -> None:
+    text = ask("does my 5060 ti have fp4, tma, wgmma, tcgen05?").text
+    assert "For wgmma, none of these cards: Rent an H100" in text
+    assert "For tcgen05, none of these cards: Rent a B200" in text
+
+
+def test_the_wheel_to_take_is_the_newest_named_that_the_driver_runs() -> None:
+    text = ask(
+        "toolkit 12.1 installed, nvidia-smi shows CUDA Version: 12.6. which pytorch for my "
+        "rtx 4050: cu121, cu124 or cu126? and would cu128 work?"
+    ).text
+    assert "**Take cu126**" in text
+
+
+def test_a_subject_named_only_to_rule_it_out_does_not_lead() -> None:
+    text = ask(
+        "je reste sous windows (pas de wsl). nvidia-smi affiche « CUDA Version: 12.6 ». "
+        "je prends quel pytorch ?"
+    ).text
+    assert "WSL 2" not in text.split("\n")[0]

@@ -196,6 +196,25 @@ def _entry_makers() -> dict[str, str]:
 SEVERAL_GPUS = "several_gpus"
 
 
+_NEGATION_BEFORE = re.compile(
+    r"(?:\bpas de|\bpas d'|\bsans|\bno|\bnot|\bwithout|\bnever|\bjamais de)\s*[(«\"']?\s*$",
+    re.IGNORECASE,
+)
+
+
+def _only_negated(text: str) -> set[str]:
+    """Subjects the text names only to rule them out ('je reste sous windows (pas de wsl)')."""
+    from assistant.agent.offline.concepts import concept_starts
+
+    subjects = {s for names in entry_subjects().values() for s in names}
+    out = set()
+    for concept in subjects:
+        starts = concept_starts(concept, text)
+        if starts and all(_NEGATION_BEFORE.search(text[max(0, at - 14) : at]) for at in starts):
+            out.add(concept)
+    return out
+
+
 def _says_subject(reading: Reading, entry_id: str) -> bool:
     """The question names one of the entry's subjects, or the entry has none, and none of the
     concepts that exclude it (entry_subjects.toml [excluded_by]). A question that
@@ -203,7 +222,7 @@ def _says_subject(reading: Reading, entry_id: str) -> bool:
     4090'), is about several GPUs whatever its words."""
     from assistant.agent.offline.concepts import concepts_in
 
-    said = set(concepts_in(reading.text))
+    said = set(concepts_in(reading.text)) - _only_negated(reading.text)
     if said & set(_entry_exclusions().get(entry_id, ())):
         return False  # 'on the orin': the desktop answer is another platform's
     subjects = entry_subjects().get(entry_id)

@@ -215,20 +215,25 @@ def _feature_matrix(results: list[CapabilityVerdict], lang: Lang) -> str:
         + "\n".join(rows)
     )
     missing = [t for t in topics if all(by[(c, t)].verdict == "no" for c in cards if (c, t) in by)]
-    alt = next(
-        (by[(c, t)].cheapest_alternative for t in missing for c in cards
-         if (c, t) in by and by[(c, t)].cheapest_alternative),
-        None,
-    )  # fmt: skip
-    extra = in_language(alt, lang) if alt else None
-    tail = (
+    # each missing feature's own way to get it: wgmma (an H100) and tcgen05 (a B200) are not on
+    # one card, so features are grouped only when their alternative is the same
+    ways: dict[str, list[str]] = {}
+    for t in missing:
+        alt = next(
+            (by[(c, t)].cheapest_alternative for c in cards
+             if (c, t) in by and by[(c, t)].cheapest_alternative),
+            None,
+        )  # fmt: skip
+        way = in_language(alt, lang) if alt else None
+        if way:
+            ways.setdefault(way, []).append(names[t])
+    tail = " ".join(
         pick(
             lang,
-            f"For {', '.join(names[t] for t in missing)}, none of these cards: {extra}",
-            f"Pour {', '.join(names[t] for t in missing)}, aucune de ces cartes : {extra}",
+            f"For {', '.join(features)}, none of these cards: {extra}",
+            f"Pour {', '.join(features)}, aucune de ces cartes : {extra}",
         )
-        if extra
-        else ""
+        for extra, features in ways.items()
     )
     noted = [r for r in results if r.corpus_note]
     warning = ""

@@ -93,8 +93,48 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     gpu = cards[0] if cards else (_cc_in(question) or _architecture_in(question))
     if not gpu or not names_software(question):
         return []  # no toolkit, build, driver or program named: a toolkit range answers nothing
+    chosen = chosen_variant(question)
+    if chosen is not None:
+        return [{"gpu": gpu, "software": f"PyTorch {chosen}"}]
     checks = _checks(question, _wording(question) or "CUDA")
     return [{"gpu": gpu, "software": part} for part in checks]
+
+
+_WHEEL = re.compile(r"\bcu(\d{2})(\d)\b", re.IGNORECASE)
+_DRIVER_CUDA = re.compile(r"CUDA\s+Version\s*:?\s*(\d{2})\.(\d)", re.IGNORECASE)
+
+
+def chosen_variant(question: str) -> str | None:
+    """'nvidia-smi shows CUDA Version: 12.6 — cu121, cu124 or cu126?': of the wheels named, the
+    newest the driver runs (its CUDA version is the newest it supports), or None."""
+    named = list(dict.fromkeys(f"cu{a}{b}" for a, b in _WHEEL.findall(question)))
+    driver = _DRIVER_CUDA.search(question)
+    if len(named) < 2 or driver is None:
+        return None
+    limit = (int(driver.group(1)), int(driver.group(2)))
+    runs = [v for v in named if (int(v[2:4]), int(v[4])) <= limit]
+    return max(runs, key=lambda v: (int(v[2:4]), int(v[4]))) if runs else None
+
+
+def _variant_line(question: str, lang: Lang) -> str:
+    """Why that wheel: the driver's CUDA version, and the installed toolkit left aside."""
+    chosen = chosen_variant(question)
+    driver = _DRIVER_CUDA.search(question)
+    if chosen is None or driver is None:
+        return ""
+    version = f"{driver.group(1)}.{driver.group(2)}"
+    return pick(
+        lang,
+        f'**Take {chosen}**: nvidia-smi\'s "CUDA Version: {version}" is the newest CUDA your '
+        f"driver runs, so any wheel up to {chosen} works and {chosen} is the newest of those you "
+        "named. A CUDA toolkit installed separately does not matter: PyTorch's wheels bring their "
+        "own CUDA libraries.",
+        f"**Prenez {chosen}** : la « CUDA Version: {version} » de nvidia-smi est la version de "
+        f"CUDA la plus récente que votre pilote fait tourner, donc toute roue jusqu'à {chosen} "
+        f"fonctionne et {chosen} est la plus récente de celles que vous citez. Un toolkit CUDA "
+        "installé à part ne compte pas : les roues de PyTorch apportent leurs propres "
+        "bibliothèques CUDA.",
+    )
 
 
 def _where(result: SoftwareSupportResult) -> str:
@@ -193,7 +233,8 @@ def render(result: SoftwareSupportResult, question: str, lang: Lang) -> str:
         head = f"**{pick(lang, en, fr)}** — {reason}"
         if result.other_chips:
             head = _by_chip(result, pick(lang, en, fr), reason, lang)
-    lines = [head]
+    chose = _variant_line(question, lang)
+    lines = [chose, head] if chose else [head]
     if result.platform_note:
         lines.append(
             pick(lang, result.platform_note, result.platform_note_fr or result.platform_note)

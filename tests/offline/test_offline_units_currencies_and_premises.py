@@ -179,3 +179,18 @@ def test_a_subject_named_only_to_rule_it_out_does_not_lead() -> None:
         "je prends quel pytorch ?"
     ).text
     assert "WSL 2" not in text.split("\n")[0]
+
+
+def test_a_modded_card_entry_answers_only_a_question_about_a_modded_card() -> None:
+    modded = ask("单卡2080ti 魔改22G的效果怎么样？").text
+    assert "For memory, yes; for speed, no" in modded
+    plain = ask("2080TI显卡能跑吗？看文档里写要Ampere或者Hopper架构的GPU").text
+    assert "memory-modded" not in plain
+
+
+def test_fp8_weights_on_several_cards_are_split_by_tensors() -> None:
+    (call,) = _calls(
+        "avec 4 L4 en fp8, combien de tokens/s pour une seule requête avec llama 3.3 70b ?",
+        "llm_speed",
+    )
+    assert call["split"] == "tensor" and call["gpu_count"] == 4

@@ -68,7 +68,12 @@ def _bounded(pattern: str) -> str:
     words, so a pattern written in it matches anywhere."""
     if has_cjk(pattern):
         return f"(?:{pattern})"
-    return f"(?<!\\w)(?:{pattern})(?!\\w)"
+    # a Chinese, Japanese or Korean character next to a Latin word is a boundary too ('有人试过
+    # 2080ti 22g'): only Latin letters and digits glued to the term make it another word
+    return f"(?<![^\\W{_CJK}])(?:{pattern})(?![^\\W{_CJK}])"
+
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 
 
 @lru_cache(maxsize=1024)

@@ -381,6 +381,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     args: dict[str, Any] = {"model": model, "gpu": cards[0] if cards else None,
                             "precision": ent.precision, "context_tokens": ent.context_tokens}  # fmt: skip
     args.update(_engine(reading.text))
+    if "split" not in args and ent.precision == "fp8" and (ent.gpu_count or 1) > 1:
+        # FP8 weights on several cards are served by vLLM-style engines, which split tensors
+        # (llama.cpp, which splits layers, has no FP8)
+        args["split"] = "tensor"
     if ent.options and len(cards) >= 2:
         # Cards named as options: each one's speed, with as many of it as the option has.
         return [{**args, "gpu": card, "gpu_count": ent.card_counts.get(card, 1)} for card in cards]

@@ -202,7 +202,8 @@ _NEGATION_BEFORE = re.compile(
 )
 
 
-def _only_negated(text: str) -> set[str]:
+@lru_cache(maxsize=256)
+def _only_negated(text: str) -> frozenset[str]:
     """Subjects the text names only to rule them out ('je reste sous windows (pas de wsl)')."""
     from assistant.agent.offline.concepts import concept_starts
 
@@ -212,7 +213,7 @@ def _only_negated(text: str) -> set[str]:
         starts = concept_starts(concept, text)
         if starts and all(_NEGATION_BEFORE.search(text[max(0, at - 14) : at]) for at in starts):
             out.add(concept)
-    return out
+    return frozenset(out)
 
 
 def _says_subject(reading: Reading, entry_id: str) -> bool:

@@ -196,22 +196,17 @@ def _entry_makers() -> dict[str, str]:
 SEVERAL_GPUS = "several_gpus"
 
 
-_NEGATION_BEFORE = re.compile(
-    r"(?:\bpas de|\bpas d'|\bsans|\bno|\bnot|\bwithout|\bnever|\bjamais de)\s*[(«\"']?\s*$",
-    re.IGNORECASE,
-)
-
-
 @lru_cache(maxsize=256)
 def _only_negated(text: str) -> frozenset[str]:
     """Subjects the text names only to rule them out ('je reste sous windows (pas de wsl)')."""
     from assistant.agent.offline.concepts import concept_starts
+    from assistant.agent.offline.phrases import negated_at
 
     subjects = {s for names in entry_subjects().values() for s in names}
     out = set()
     for concept in subjects:
         starts = concept_starts(concept, text)
-        if starts and all(_NEGATION_BEFORE.search(text[max(0, at - 14) : at]) for at in starts):
+        if starts and all(negated_at(text, at) for at in starts):
             out.add(concept)
     return frozenset(out)
 

@@ -41,3 +41,25 @@ def blank(text: str, spans: list[tuple[int, int]]) -> str:
     for start, end in spans:
         chars[start:end] = " " * (end - start)
     return "".join(chars)
+
+
+@lru_cache(maxsize=1)
+def _negation() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    words = whole_phrases(tables()["negation"]["phrases"])
+    return (
+        re.compile(rf"(?:{words})\s+(?P<what>\w+(?:[.-]\w+)*)", re.IGNORECASE),
+        re.compile(rf"(?:{words})\s*[(«\"']?\s*$", re.IGNORECASE),
+    )
+
+
+NEGATION_SPAN = 16  # how far before a term its negation may start: 'pas de (', 'without '
+
+
+def negated_words(text: str) -> set[str]:
+    """The words right after a negation, lower-cased ('sans NVLink' → 'nvlink')."""
+    return {m.group("what").lower() for m in _negation()[0].finditer(text)}
+
+
+def negated_at(text: str, at: int) -> bool:
+    """Whether a negation ends right before position `at` ('(pas de wsl)' at 'wsl')."""
+    return bool(_negation()[1].search(text[max(0, at - NEGATION_SPAN) : at]))

@@ -617,17 +617,12 @@ def _program_verdict(result: ToolResult) -> bool:
     )
 
 
-_NEGATED = re.compile(
-    r"(?:\bsans|\bwithout|\bno|\bpas de|\bpas d'|\bhas no|\bhave no|\bn'ont pas de|\bn'a pas de)"
-    r"\s+(?P<what>\w+(?:[.-]\w+)*)",
-    re.IGNORECASE,
-)
-
-
 def _without_stated_absence(reading: Reading, results: list[ToolResult]) -> list[ToolResult]:
     """A card's "no" to a feature the asker already says it lacks ("the L4s are PCIe, without
     NVLink: tensor or pipeline parallel?") confirms, it corrects nothing: the entry answers."""
-    negated = {m.group("what").lower() for m in _NEGATED.finditer(reading.text)}
+    from assistant.agent.offline.phrases import negated_words
+
+    negated = negated_words(reading.text)
     if not negated:
         return results
 

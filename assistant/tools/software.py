@@ -358,6 +358,26 @@ def _variant_toolkit(digits: str) -> str:
 _DRIVER_CUDA = re.compile(r"cuda\s*version\s*:", re.IGNORECASE)
 
 
+def wheel_variants(text: str) -> list[str]:
+    """The PyTorch wheel variants a text names ('cu121, cu124 or cu126'), once each, in order."""
+    return list(dict.fromkeys(f"cu{m.group(1)}" for m in _VARIANT.finditer(text)))
+
+
+def variant_cuda(variant: str) -> tuple[int, int]:
+    """The CUDA release of a wheel variant as (major, minor): 'cu126' → (12, 6)."""
+    major, minor = _variant_toolkit(variant[2:]).split(".")
+    return int(major), int(minor)
+
+
+def driver_cuda(text: str) -> tuple[int, int] | None:
+    """nvidia-smi's 'CUDA Version: 12.6' in a text as (major, minor): the newest CUDA the driver
+    runs; None when the text quotes none."""
+    for m in _CUDA.finditer(text):
+        if "version" in m.group(0).lower() and m.group(2) is not None:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
 def _stated_toolkit(text: str, framework: str | None = None) -> str | None:
     """The CUDA release a message names with its minor ('CUDA 10.2', 'CUDA Version: 12.4') or as
     a wheel variant ('cu111'), whichever comes first; None when it names none. For TensorFlow,

@@ -12,7 +12,14 @@ from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import pick
 from assistant.knowledge.cuda_support import load_cuda_support, parse_cc
 from assistant.language import Lang
-from assistant.tools.software import DRIVER, SoftwareSupportResult, names_software
+from assistant.tools.software import (
+    DRIVER,
+    SoftwareSupportResult,
+    driver_cuda,
+    names_software,
+    variant_cuda,
+    wheel_variants,
+)
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
@@ -100,29 +107,24 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     return [{"gpu": gpu, "software": part} for part in checks]
 
 
-_WHEEL = re.compile(r"\bcu(\d{2})(\d)\b", re.IGNORECASE)
-_DRIVER_CUDA = re.compile(r"CUDA\s+Version\s*:?\s*(\d{2})\.(\d)", re.IGNORECASE)
-
-
 def chosen_variant(question: str) -> str | None:
     """'nvidia-smi shows CUDA Version: 12.6 — cu121, cu124 or cu126?': of the wheels named, the
     newest the driver runs (its CUDA version is the newest it supports), or None."""
-    named = list(dict.fromkeys(f"cu{a}{b}" for a, b in _WHEEL.findall(question)))
-    driver = _DRIVER_CUDA.search(question)
-    if len(named) < 2 or driver is None:
+    named = wheel_variants(question)
+    limit = driver_cuda(question)
+    if len(named) < 2 or limit is None:
         return None
-    limit = (int(driver.group(1)), int(driver.group(2)))
-    runs = [v for v in named if (int(v[2:4]), int(v[4])) <= limit]
-    return max(runs, key=lambda v: (int(v[2:4]), int(v[4]))) if runs else None
+    runs = [v for v in named if variant_cuda(v) <= limit]
+    return max(runs, key=variant_cuda) if runs else None
 
 
 def _variant_line(question: str, lang: Lang) -> str:
     """Why that wheel: the driver's CUDA version, and the installed toolkit left aside."""
     chosen = chosen_variant(question)
-    driver = _DRIVER_CUDA.search(question)
+    driver = driver_cuda(question)
     if chosen is None or driver is None:
         return ""
-    version = f"{driver.group(1)}.{driver.group(2)}"
+    version = f"{driver[0]}.{driver[1]}"
     return pick(
         lang,
         f'**Take {chosen}**: nvidia-smi\'s "CUDA Version: {version}" is the newest CUDA your '

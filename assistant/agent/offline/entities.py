@@ -24,7 +24,7 @@ from assistant.agent.offline.card_roles import (
 )
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
-from assistant.agent.offline.phrases import blank
+from assistant.agent.offline.phrases import blank, negated_at
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
@@ -414,13 +414,6 @@ _METHOD = [
 _HALF = ("bf16", "fp16")
 _PURE = re.compile(r"\bpure\b|\bpur\b|\bfull[- ]bf16\b|\benti[eè]rement en\b", re.I)
 _MIXED = re.compile(r"\bmixed[- ]precision\b|\bpr[ée]cision mixte\b|\bamp\b", re.I)
-# A method named only to be set aside: "not LoRA", "rather than QLoRA", "pas en LoRA", "sans LoRA".
-_NEGATED = re.compile(
-    r"\b(?:(?<!can )(?<!could )not|no|without|rather than|instead of|pas(?: de| en| du| un)?|sans"
-    r"|plut[ôo]t que)"
-    r"\s*\(?\s*(?:a |an |une? |de )?$",
-    re.I,
-)
 _CONTEXT = re.compile(
     r"\b(\d{1,4})\s*k[\s-]*(?:tokens?[\s-]*)?(?:(?:of|de)\s+)?(?:context|contexte|ctx|requests?|prompts?|sequences?|"
     r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)s?\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
@@ -1164,7 +1157,7 @@ def extract_entities(text: str) -> Entities:
         ent.precision = "fp16"  # 'without quantization': the 16-bit weights as published
     for method, pattern in _METHOD:
         if any(
-            not _NEGATED.search(text[: m.start()]) and not _owned_model(text, m)
+            not negated_at(text, m.start()) and not _owned_model(text, m)
             for m in pattern.finditer(text)
         ):
             ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune

@@ -45,10 +45,13 @@ def blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 @lru_cache(maxsize=1)
 def _negation() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    words = whole_phrases(tables()["negation"]["phrases"])
+    table = tables()["negation"]
+    guard = "".join(rf"(?<!\b{w} )" for w in table["not_after"])
+    words = guard + f"(?:{whole_phrases(table['phrases'])})"
     return (
         re.compile(rf"(?:{words})\s+(?P<what>\w+(?:[.-]\w+)*)", re.IGNORECASE),
-        re.compile(rf"(?:{words})\s*[(«\"']?\s*$", re.IGNORECASE),
+        # 'sans NVLink', '(not LoRA)', 'rather than a LoRA', 'pas en LoRA'
+        re.compile(rf"(?:{words})\s*[(«\"']?\s*(?:(?:an?|une?|de)\s+)?$", re.IGNORECASE),
     )
 
 
@@ -62,4 +65,5 @@ def negated_words(text: str) -> set[str]:
 
 def negated_at(text: str, at: int) -> bool:
     """Whether a negation ends right before position `at` ('(pas de wsl)' at 'wsl')."""
-    return bool(_negation()[1].search(text[max(0, at - NEGATION_SPAN) : at]))
+    # searched in place, so that a word cut at the window's start keeps its real neighbours
+    return bool(_negation()[1].search(text, max(0, at - NEGATION_SPAN), at))

@@ -127,26 +127,11 @@ def asks_speed_first(reading: Reading) -> bool:
 def probe_beside_the_point(reading: Reading) -> bool:
     """'Do you have recommendations for a graphics card? I plan to upgrade my computer': the card
     to get is asked, not what the asker's machine holds."""
-    return (
-        bool(_WANTS_A_CARD.search(reading.text))
-        and "check_gpu" not in concepts_in(reading.text)
-        and not _ASKS_WHAT_IS_THERE.search(reading.text)
-    )
+    named = concepts_in(reading.text)
+    return bool(named & _A_CARD_TO_GET) and not named & {"check_gpu", "what_is_there"}
 
 
-# a card to get: 'recommendations for a graphics card', 'I plan to upgrade', 'which should I buy'
-_WANTS_A_CARD = re.compile(
-    r"\b(?:recommend\w*|recommand\w*|suggest\w*|conseil\w*|upgrad\w*|buy\w*|acheter|achat)\b",
-    re.IGNORECASE,
-)
-
-
-# 'what GPU do I have', 'which card is in this machine': the machine itself is asked
-_ASKS_WHAT_IS_THERE = re.compile(
-    r"(?:what|which)\s+(?:gpu|card|graphics card)\s+(?:do i have|is (?:in|on))"
-    r"|quel(?:le)?\s+(?:gpu|carte)\s+(?:ai-je|j'ai|est dans|y a-t-il)",
-    re.IGNORECASE,
-)
+_A_CARD_TO_GET = frozenset({"recommend", "buy", "upgrade"})
 
 
 def _with_companions(reading: Reading) -> list[str]:

@@ -127,5 +127,5 @@ SKILL = Skill(
     build=build,
     render=render,
     search_hint="vérifier ce qu'on a nvidia-smi",
-    concepts=("this_machine",),
+    concepts=("this_machine", "what_is_there"),
 )

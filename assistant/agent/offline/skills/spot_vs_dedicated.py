@@ -6,6 +6,7 @@ import math
 import re
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.defaults import defaults
 from assistant.agent.offline.numbers import parse_durations
 from assistant.agent.offline.quantities import HOURS_PER_DAY, phrase_spans, rework_share
@@ -334,14 +335,8 @@ def spot_on_examples(ent: Entities, text: str) -> bool:
     return (
         spot_rates(ent, text) is None
         and _job_hours(ent) is None
-        and not _THE_OTHER_SIDE.search(text)  # 'spot or dedicated?' is still the choice asked
+        and not names_concept("on_demand", text)  # 'spot or dedicated?' is still the choice asked
     )
-
-
-_THE_OTHER_SIDE = re.compile(
-    r"\b(?:dedicated|on[- ]demand|pay[- ]as[- ]you[- ]go|d[ée]di[ée]e?s?|[àa] la demande)\b",
-    re.IGNORECASE,
-)
 
 
 def _job_hours(ent: Entities) -> float | None:

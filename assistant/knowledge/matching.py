@@ -686,11 +686,17 @@ def _sold_with(card: GpuCard, size_gb: float, listed_once: bool = False) -> bool
     return card.unified_memory and card.vram_gb is not None and size_gb <= card.vram_gb
 
 
+# A run of text between spaces, or between Chinese, Japanese or Korean characters and full-width
+# punctuation, which need no space around a card's name ('用两张3090可以跑'): so each card's span
+# is its own.
+_CHUNK = re.compile(r"[^\s\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+
+
 def _token_spans(text: str) -> list[tuple[str, int, int]]:
     """Core tokens with their character span in `text` (approximate for rewritten tokens)."""
     vocab = vocabulary()
     spans = []
-    for m in re.finditer(r"\S+", text):
+    for m in _CHUNK.finditer(text):
         for tok in tokens(m.group(0)):
             if tok in vocab.filler:
                 continue

@@ -403,12 +403,16 @@ _METHOD = [
         # Fine-tuning or training without a method named: the answer weighs the methods.
         "finetune",
         re.compile(
-            r"\b(?:fine[- ]?tun\w*|finetun\w*|affiner|train|training|trainer|entra[îi]n\w*)\b", re.I
+            r"\b(?:fine[- ]?tun\w*|finetun\w*|affiner|train|training|trainer|entra[îi]n\w*)\b"
+            r"|训练|微调|学習|학습",  # no word boundaries in Chinese, Japanese or Korean
+            re.I,
         ),
     ),
     (
         "inference",
-        re.compile(r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b", re.I),
+        re.compile(
+            r"\b(?:inference|inférence|serve|serving|run|generate|chat with)\b|推理|部署|跑", re.I
+        ),
     ),
 ]
 _HALF = ("bf16", "fp16")

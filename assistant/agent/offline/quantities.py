@@ -30,6 +30,15 @@ _COUNT_BEFORE = re.compile(
     r"occasion|neuves?)\s+){0,2}$",
     re.IGNORECASE,
 )
+# Chinese and Japanese count cards with a numeral and a measure word, no space: '两张3090',
+# '4块A100', '单卡'.
+_CJK_COUNT_BEFORE = re.compile(
+    r"(?:([两二双单一三四五六八十])|(\d{1,3}))\s*(?:张|块|個|个|枚|台)?\s*"
+    r"(?:(?:nvidia|geforce|amd|radeon|tesla)\s*)?$",
+    re.IGNORECASE,
+)
+_CJK_NUMERALS = {"一": 1, "单": 1, "两": 2, "二": 2, "双": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+                 "八": 8, "十": 10}  # fmt: skip
 MAX_COUNT = 512
 # A number right after these names is a model's size or year ("MacBook Pro 16", "iMac 24").
 _SIZE_OF = re.compile(r"\b(?:macbook(?:\s+(?:pro|air))?|imac|pro|air)\s*$", re.IGNORECASE)
@@ -119,6 +128,10 @@ def count_before(text: str, start: int) -> int | None:
     """The count written just before position `start` (a card's name), if any."""
     window = text[max(0, start - 32) : start]
     m = _COUNT_BEFORE.search(window)
+    cjk = _CJK_COUNT_BEFORE.search(window) if not m else None
+    if cjk and (cjk.group(1) or re.search(r"[张块個个枚台]", cjk.group(0))):
+        value = _CJK_NUMERALS[cjk.group(1)] if cjk.group(1) else int(cjk.group(2))
+        return value if 1 <= value <= MAX_COUNT else None
     if not m:
         ordinal = _ORDINAL_BEFORE.search(window)
         return _ORDINALS.get(ordinal.group(1).lower()) if ordinal else None

@@ -611,6 +611,10 @@ def _glued_to_a_name(text: str, start: int) -> bool:
     return start >= 2 and text[start - 1] in "-_" and text[start - 2].isalnum()
 
 
+# 'R3,20/kWh' (rands): a name-like token with decimals and a unit price after it is an amount
+_PRICE_AT = re.compile(r"[^\W\d]{0,3}\d+[.,]\d+\s*(?:/|per |par |an? |the |le )\s*kwh\b", re.I)
+
+
 def _gpus(
     text: str,
 ) -> tuple[list[str], list[str], dict[str, list[str]], list[CardSpan], list[CardSpan]]:
@@ -624,7 +628,11 @@ def _gpus(
     from assistant.knowledge.matching import find_gpu_spans, match_gpu
 
     links = [(m.start(), m.end()) for m in _LINK.finditer(text)]
-    hits = [h for h in find_gpu_spans(text) if not _inside(h[1], links)]
+    hits = [
+        h
+        for h in find_gpu_spans(text)
+        if not _inside(h[1], links) and not _PRICE_AT.match(text, h[1])
+    ]
     cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
     laptop = LAPTOP in tokens(text)
@@ -746,6 +754,13 @@ _GLUED_COUNT = re.compile(r"\b(\d{1,3}[x×*])(?=[a-z]{0,4}\d)", re.I)
 _BARE_COUNT = re.compile(r"(?<![\d.,$€])\b(\d{1,4})\s*(?:[x×*]\s*)?gpus?\b(?!\s*[-/]?\s*h)", re.I)
 
 
+# '2x 230 W cards', '2 × 300 W GPUs', '3x 450W': a count of cards before each one's draw
+_DRAW_COUNT = re.compile(
+    r"(?<![\d.,$€])\b(\d{1,3})\s*[x×*]\s*\d+(?:[.,]\d+)?\s*w\b(?!\s*(?:psu|power supply|alim))",
+    re.I,
+)
+
+
 # "2x8 80GB GPUs": nodes times GPUs per node
 _NODES_COUNT = re.compile(
     r"(?<![\d.,$€])\b(\d{1,3})\s*[x×]\s*(\d{1,2})\s+(?:\d{2,3}\s*g[bo]\s+)?gpus?\b", re.I
@@ -808,6 +823,9 @@ def _bare_gpu_count(text: str) -> int | None:
     )
     if each is not None:
         return each
+    draws = _DRAW_COUNT.search(text)  # '2x 230 W cards': two cards drawing 230 W each
+    if draws is not None and 2 <= int(draws.group(1)) <= MAX_COUNT:
+        return int(draws.group(1))
     nodes = _NODES_COUNT.search(text)
     m = next(
         (c for c in _BARE_COUNT.finditer(text) if not _asked_whether_needed(text, c.start())), None

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.skills.workload_fit import FITTING, SHORT_VERDICTS, gb, precision_bits
 from assistant.agent.offline.texts import num, pick
 from assistant.knowledge.topics import generic_topic_keys
@@ -95,13 +96,21 @@ def _parse(model: Any, payload: Any) -> Any:
         return None
 
 
-def _bandwidths(results: list[ToolResult]) -> dict[str, float]:
-    """Each compared card's memory bandwidth, from the comparison the turn made."""
+def _bandwidths(results: list[ToolResult], names: list[str]) -> dict[str, float]:
+    """Each card's memory bandwidth, from the comparison the turn made, else from the catalog
+    (a comparison asked in another sentence may hold other cards)."""
+    from assistant.knowledge.matching import match_gpu
+
+    out: dict[str, float] = {}
     for r in results:
         found = _parse(GpuComparison, r.result) if r.name == "gpu_compare" else None
         if found is not None:
-            return {c.name: c.bandwidth_gbs for c in found.cards if c.bandwidth_gbs}
-    return {}
+            out.update({c.name: c.bandwidth_gbs for c in found.cards if c.bandwidth_gbs})
+    for name in names:
+        card = match_gpu(name).gpu if name not in out else None
+        if card is not None and card.bandwidth_gbs:
+            out[name] = card.bandwidth_gbs
+    return out
 
 
 def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) -> str:
@@ -179,13 +188,18 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             min(h.spare_gb for h in helds),
         )
 
-    speeds = _bandwidths(results)
+    speeds = _bandwidths(results, [f.gpu for f in fits if f.gpu])
+    fastest = names_concept("speed", reading.text)
 
     def rank(option: str) -> tuple[int, int, int, float, float]:
-        """The score, then the memory bandwidth: between equal fits the faster card leads."""
+        """The score, then the memory bandwidth: between equal fits the faster card leads; when
+        speed is asked, the faster card leads among those that hold the same with room."""
         spare = score(by_option[option])
         first = by_option[option][0][0]
-        return (*spare[:3], round(spare[3]), speeds.get(first.gpu or "", 0.0))
+        bandwidth = speeds.get(first.gpu or "", 0.0)
+        if fastest:
+            return (*spare[:3], bandwidth, round(spare[3]))
+        return (*spare[:3], round(spare[3]), bandwidth)
 
     ranked = sorted(by_option, key=rank, reverse=True)
     best = ranked[0]
@@ -226,7 +240,9 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
         ]
         many = len(models) > 1
         it, le = ("them", "les") if many else ("it", "le")
-        same = [o for o in tied if rank(o)[:4] == rank(best)[:4]]
+        room = round(score(best_rows)[3])
+        same = [o for o in tied if round(score(by_option[o])[3]) == room]
+        roomier = [o for o in tied if round(score(by_option[o])[3]) > room]  # the pick is faster
         serving = all(f.task == "inference" for f, _ in best_rows)
         rest = (
             pick(
@@ -236,6 +252,9 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
                     " with as much memory to spare; the pick has the faster memory"
                     + (", which sets the generation speed." if serving else ".")
                     if same
+                    else ", with more memory to spare but slower memory"
+                    + (", which sets the generation speed." if serving else ".")
+                    if roomier
                     else ", with less memory to spare."
                 ),
                 f" {', '.join(tied)} {le} {'font' if len(tied) > 1 else 'fait'} tenir aussi"
@@ -243,6 +262,9 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
                     " avec autant de marge ; le choix a la mémoire la plus rapide"
                     + (", qui fixe la vitesse de génération." if serving else ".")
                     if same
+                    else ", avec plus de marge mais une mémoire plus lente"
+                    + (", qui fixe la vitesse de génération." if serving else ".")
+                    if roomier
                     else ", avec moins de marge."
                 ),
             )
@@ -273,7 +295,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             )
             + rest
         )
-    bandwidth = _bandwidths(results)
+    bandwidth = _bandwidths(results, [f.gpu for f in fits if f.gpu])
     header = (
         f"| {pick(lang, 'Option', 'Option')} | {pick(lang, 'Memory', 'Mémoire')} | "
         + pick(lang, "Bandwidth", "Bande passante")

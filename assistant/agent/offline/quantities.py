@@ -128,6 +128,9 @@ def count_before(text: str, start: int) -> int | None:
     """The count written just before position `start` (a card's name), if any."""
     window = text[max(0, start - 32) : start]
     m = _COUNT_BEFORE.search(window)
+    places = _places_each_holding(text, start) if not m else None
+    if places is not None:
+        return places  # '12 gates, each with one AGX Orin'
     cjk = _CJK_COUNT_BEFORE.search(window) if not m else None
     if cjk and (cjk.group(1) or re.search(r"[张块個个枚台]", cjk.group(0))):
         value = _CJK_NUMERALS[cjk.group(1)] if cjk.group(1) else int(cjk.group(2))
@@ -139,6 +142,21 @@ def count_before(text: str, start: int) -> int | None:
         return None  # "MacBook Pro 16 M4 Max": the 16 is the screen, not a count of chips
     value = _count_value(m.group(1))
     return value if 1 <= value <= MAX_COUNT else None
+
+
+def _places_each_holding(text: str, start: int) -> int | None:
+    """'12 gates, each with one AGX Orin', '3 postes, chacun avec une 3090': one card in each of
+    the places counted just before, so that many cards."""
+    before = text[max(0, start - 2 * EACH_SPAN) : start]
+    m = re.search(
+        rf"{_COUNTED}([^\W\d_]{{3,}})\s*,?\s*(?:{_vocabulary()['each'].pattern})\s+"
+        r"(?:with|having|has|holding|running|avec|ayant|qui a)\s+(?:one|a|an|its own|un|une|1)\s+"
+        r"(?:[\w-]+\s+){0,2}$",
+        before,
+        re.I,
+    )
+    value = _count_value(m.group(1)) if m else 0
+    return value if 2 <= value <= MAX_COUNT else None
 
 
 EACH_SPAN = 32  # how far after a card 'per store' or 'in each of the 3 servers' may sit

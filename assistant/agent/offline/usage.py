@@ -44,8 +44,9 @@ def _number(raw: str) -> float:
 def _working_days_pattern() -> re.Pattern[str]:
     words = tables()["working_days"]
     days, qualifiers = alternation(words["days"]), alternation(words["qualifiers"])
+    working = alternation(words["working"])
     return re.compile(
-        rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:{days})\b"
+        rf"(?<![\w.,])(?P<n>{_NUMBER})\s*(?P<q1>(?:{qualifiers})\s+)?(?:(?P<qd>{working})|{days})\b"
         rf"(?P<q2>\s+(?:{qualifiers}))?"
         rf"(?:\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+|(?:in|dans)\s+(?:a|the|le|la)\s+)"
         rf"(?P<per>{'|'.join(_PERIODS)})\b"
@@ -73,7 +74,7 @@ def working_days(text: str) -> WorkingDays | None:
     '10 days' is a span of time."""
     for m in _working_days_pattern().finditer(text):
         per = "week" if m.group("of_week") else (m.group("per") or "").lower()
-        if not per and not (m.group("q1") or m.group("q2")):
+        if not per and not (m.group("q1") or m.group("q2") or m.group("qd")):
             continue
         unit = _PERIODS.get(per, "month")  # a working qualifier and no period: a month's
         days = _number(m.group("n"))

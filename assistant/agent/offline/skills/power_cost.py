@@ -42,10 +42,12 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
     """The asked period's cost first, with the asker's inputs: watts, hours, idle phase, price."""
     cur, n = result.currency, result.gpu_count
     name = result.gpu or pick(lang, "The machine", "La machine")
-    who = f"{n} × {name}" if n > 1 else name
+    # '2x 230 W cards + 150 W for the rest': one machine, its unnamed cards in its parts
+    who = f"{n} × {name}" if n > 1 and (result.gpu or not result.system_w) else name
     watts = num(result.total_w or (result.power_w or 0) * n, lang, 0)
     draw = f"{watts} W{_parts(result, lang)}"
-    if n > 1 and result.gpu is None and result.power_w:  # '4 stores, one Jetson each at 25 W'
+    if n > 1 and result.gpu is None and result.power_w and not result.system_w:
+        # '4 stores, one Jetson each at 25 W'
         who = f"{n} machines"  # the same word in both languages
         each = num(result.power_w, lang, 0)
         draw = pick(

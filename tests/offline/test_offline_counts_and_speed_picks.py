@@ -50,3 +50,22 @@ def test_the_fastest_of_cards_that_all_hold_the_model_is_the_one_with_most_bandw
     ).text
     assert "GeForce RTX 3080" in text.split("\n")[0]
     assert "with less memory to spare" not in text
+
+
+def test_a_count_right_after_the_card_is_its_count() -> None:
+    assert extract_entities("Kaggle « GPU T4 x2 », ou la P100 ?").gpu_counts["T4"] == 2
+    assert extract_entities("is the 4090 x2 faster than a 3090").gpu_counts == {}
+
+
+def test_memory_added_up_across_cards_is_answered_no_first() -> None:
+    text = ask(
+        "J'ai encore ma vieille RTX 3060 12 Go. Si je la mets à côté de la 4070 Ti Super, "
+        "ComfyUI verra 28 Go ?"
+    ).text
+    assert text.startswith("**Non : la mémoire de GeForce RTX 3060 12GB et GeForce RTX 4070 Ti")
+    pair = ask("on Kaggle, GPU T4 x2 gives 32 GB for my model? or is the P100 better?").text
+    assert pair.startswith("**No: the memory of 2 × T4 does not add up")
+    # a figure that is one card's own memory is no sum
+    assert not ask("RTX 3060 12 GB and RTX 4070 Ti Super: is 16 GB enough?").text.startswith(
+        "**No: the memory"
+    )

@@ -167,11 +167,11 @@ def card_counts(text: str, spans: list[CardSpan], default: int | None = 1) -> di
     """How many of each card ('4x 4060ti' → 4), from the words right before its first mention;
     a card with no count there is `default` of it, or, when `default` is None, the count of a
     later mention, else left out."""
-    from assistant.agent.offline.quantities import count_before, count_each
+    from assistant.agent.offline.quantities import count_after, count_before, count_each
 
     said: dict[str, int] = {}
     for span in sorted(spans, key=lambda s: s.start):
-        count = count_before(text, span.start)
+        count = count_before(text, span.start) or count_after(text, span.end)
         # '4 stores, one Jetson each' (several cards in each machine: read_machines multiplies)
         places = count_each(text, span.end) if (count or 1) == 1 else None
         if places is not None:

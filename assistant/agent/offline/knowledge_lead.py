@@ -31,6 +31,7 @@ from assistant.agent.offline.lead_match import (
     title_scores,
 )
 from assistant.agent.offline.lead_model import Context
+from assistant.agent.offline.premises import premise_entries
 from assistant.agent.offline.texts import pick
 from assistant.knowledge.names import fold
 from assistant.knowledge.topics import generic_topic_keys
@@ -161,10 +162,14 @@ def find_lead(
     the fitted model then chooses among the candidates (`lead_model`). `retrieved`: what the
     corpus search found for the question, best first (an entry id per passage, None for a passage
     of the guide); `context`: what the question brings besides its words. A pasted error message
-    comes before all that: the entry that explains it leads (`error_messages`)."""
+    comes before all that: the entry that explains it leads (`error_messages`); so does the entry
+    that answers a premise stated in figures (`premises`: memory added up across cards)."""
     message = error_messages.pasted(reading.text)
     if message is not None:
         return _explaining(reading, retrieved, context, message.entries)
+    premise = premise_entries(reading.text, reading.entities)
+    if premise:
+        return _explaining(reading, retrieved, context, premise)
     options = _options(reading, retrieved, context)
     return None if options is None else _in_language(lead_model.choose(options), reading.language)
 

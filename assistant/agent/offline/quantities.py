@@ -144,6 +144,20 @@ def count_before(text: str, start: int) -> int | None:
     return value if 1 <= value <= MAX_COUNT else None
 
 
+# 'GPU T4 x2', 'A100 ×4': a count written right after the card's name (not '3090 x2 faster')
+_COUNT_AFTER = re.compile(
+    r"\s*[x×]\s*(\d{1,3})\b(?!\s*(?:[.,]\d|faster|slower|plus|fois|times|speed|vitesse|gb|go\b))",
+    re.IGNORECASE,
+)
+
+
+def count_after(text: str, end: int) -> int | None:
+    """The count written right after a card's name ending at `end`, if any."""
+    m = _COUNT_AFTER.match(text, end)
+    value = int(m.group(1)) if m else 0
+    return value if 2 <= value <= MAX_COUNT else None
+
+
 def _places_each_holding(text: str, start: int) -> int | None:
     """'12 gates, each with one AGX Orin', '3 postes, chacun avec une 3090': one card in each of
     the places counted just before, so that many cards."""

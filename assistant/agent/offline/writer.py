@@ -1063,9 +1063,32 @@ def _memory_corrections(reading: Reading) -> list[str]:
     """A false premise about a card's memory, corrected first: 'my 4090 has 48 GB'."""
     from assistant.knowledge.matching import match_gpu
 
+    from assistant.agent.offline.premises import pooled_memory
+
     lang = reading.language
     out = []
-    for name in reading.entities.memory_claims:
+    ent = reading.entities
+    if pooled_memory(reading.text, ent):
+        several = [n for n in ent.gpus if (ent.count_of(n) or 1) > 1]
+        each = (
+            pick(lang, " and ", " et ").join(f"{ent.count_of(n)} × {n}" for n in several)
+            if several
+            else pick(lang, " and ", " et ").join(ent.gpus)
+        )
+        out.append(
+            pick(
+                lang,
+                f"**No: the memory of {each} does not add up into one pool.** Each GPU keeps its "
+                "own memory and programs see separate GPUs; only a tool that splits the model "
+                "across them (layers or tensors per card) uses both, and each part must fit on "
+                "its own card.",
+                f"**Non : la mémoire de {each} ne s'additionne pas en une seule.** Chaque GPU "
+                "garde sa propre mémoire et les programmes voient des GPU séparés ; seul un outil "
+                "qui répartit le modèle entre eux (couches ou tenseurs par carte) utilise les "
+                "deux, et chaque part doit tenir sur sa carte.",
+            )
+        )
+    for name in ent.memory_claims:
         card = match_gpu(name).gpu
         if card is None or not card.vram_gb:
             continue

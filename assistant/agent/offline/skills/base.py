@@ -28,23 +28,18 @@ class Examples:
 
     en: tuple[str, ...]
     fr: tuple[str, ...]
-    # questions as people write them in other languages (zh, ja, ko...): the router reads them
-    # too, though answers are written in English or French
-    other: tuple[str, ...] = ()
 
     @property
     def all(self) -> tuple[str, ...]:
-        """The English examples, then the French ones, then those in other languages."""
-        return self.en + self.fr + self.other
+        """The English examples, then the French ones."""
+        return self.en + self.fr
 
 
 def load_examples(package: str, stem: str) -> Examples:
-    """`<stem>.toml` of `package`: `en = [...]`, `fr = [...]` and any other language's list under
-    `[examples]`."""
+    """`<stem>.toml` of `package`: `en = [...]` and `fr = [...]` under `[examples]`."""
     data = tomllib.loads(resources.files(package).joinpath(f"{stem}.toml").read_text("utf-8"))
     table = data.get("examples", {})
-    other = tuple(q for lang, qs in sorted(table.items()) if lang not in ("en", "fr") for q in qs)
-    return Examples(en=tuple(table.get("en", ())), fr=tuple(table.get("fr", ())), other=other)
+    return Examples(en=tuple(table.get("en", ())), fr=tuple(table.get("fr", ())))
 
 
 @dataclass(frozen=True)

@@ -1061,9 +1061,8 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
 
 def _memory_corrections(reading: Reading) -> list[str]:
     """A false premise about a card's memory, corrected first: 'my 4090 has 48 GB'."""
-    from assistant.knowledge.matching import match_gpu
-
     from assistant.agent.offline.premises import pooled_memory
+    from assistant.knowledge.matching import match_gpu
 
     lang = reading.language
     out = []

@@ -162,15 +162,19 @@ def _places_each_holding(text: str, start: int) -> int | None:
     """'12 gates, each with one AGX Orin', '3 postes, chacun avec une 3090': one card in each of
     the places counted just before, so that many cards."""
     before = text[max(0, start - 2 * EACH_SPAN) : start]
-    m = re.search(
+    m = _each_holding().search(before)
+    value = _count_value(m.group(1)) if m else 0
+    return value if 2 <= value <= MAX_COUNT else None
+
+
+@lru_cache(maxsize=1)
+def _each_holding() -> re.Pattern[str]:
+    return re.compile(
         rf"{_COUNTED}([^\W\d_]{{3,}})\s*,?\s*(?:{_vocabulary()['each'].pattern})\s+"
         r"(?:with|having|has|holding|running|avec|ayant|qui a)\s+(?:one|a|an|its own|un|une|1)\s+"
         r"(?:[\w-]+\s+){0,2}$",
-        before,
         re.I,
     )
-    value = _count_value(m.group(1)) if m else 0
-    return value if 2 <= value <= MAX_COUNT else None
 
 
 EACH_SPAN = 32  # how far after a card 'per store' or 'in each of the 3 servers' may sit

@@ -1060,7 +1060,8 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
 
 
 def _memory_corrections(reading: Reading) -> list[str]:
-    """A false premise about a card's memory, corrected first: 'my 4090 has 48 GB'."""
+    """A false premise about memory, corrected first: cards' memories added up ('T4 x2, so
+    32 GB?'), a card's memory overstated ('my 4090 has 48 GB')."""
     from assistant.agent.offline.premises import pooled_memory
     from assistant.knowledge.matching import match_gpu
 

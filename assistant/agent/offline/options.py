@@ -295,7 +295,6 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             )
             + rest
         )
-    bandwidth = _bandwidths(results, [f.gpu for f in fits if f.gpu])
     header = (
         f"| {pick(lang, 'Option', 'Option')} | {pick(lang, 'Memory', 'Mémoire')} | "
         + pick(lang, "Bandwidth", "Bande passante")
@@ -307,7 +306,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
     for option in ranked:
         first = by_option[option][0][0]
         held = {h.model: h for _, h in by_option[option]}
-        bw = bandwidth.get(first.gpu or "")
+        bw = speeds.get(first.gpu or "")
         per_card = f"{num(bw, lang, 0)} {pick(lang, 'GB/s', 'Go/s')}" if bw else "—"
         cells = " | ".join(_cell(held[m], lang) if m in held else "—" for m in models)
         memory = first.multi_gpu.total_vram_gb if first.multi_gpu else first.capacity_gb

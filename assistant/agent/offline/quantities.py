@@ -33,7 +33,7 @@ _COUNT_BEFORE = re.compile(
 # Chinese and Japanese count cards with a numeral and a measure word, no space: '两张3090',
 # '4块A100', '单卡'.
 _CJK_COUNT_BEFORE = re.compile(
-    r"(?:([两二双单一三四五六八十])|(\d{1,3}))\s*(?:张|块|個|个|枚|台)?\s*"
+    r"(?:([两二双单一三四五六八十])|(\d{1,3}))\s*(?P<measure>张|块|個|个|枚|台)?\s*"
     r"(?:(?:nvidia|geforce|amd|radeon|tesla)\s*)?$",
     re.IGNORECASE,
 )
@@ -128,14 +128,14 @@ def count_before(text: str, start: int) -> int | None:
     """The count written just before position `start` (a card's name), if any."""
     window = text[max(0, start - 32) : start]
     m = _COUNT_BEFORE.search(window)
-    places = _places_each_holding(text, start) if not m else None
-    if places is not None:
-        return places  # '12 gates, each with one AGX Orin'
-    cjk = _CJK_COUNT_BEFORE.search(window) if not m else None
-    if cjk and (cjk.group(1) or re.search(r"[张块個个枚台]", cjk.group(0))):
-        value = _CJK_NUMERALS[cjk.group(1)] if cjk.group(1) else int(cjk.group(2))
-        return value if 1 <= value <= MAX_COUNT else None
     if not m:
+        places = _places_each_holding(text, start)
+        if places is not None:
+            return places  # '12 gates, each with one AGX Orin'
+        cjk = _CJK_COUNT_BEFORE.search(window)
+        if cjk and (cjk.group(1) or cjk.group("measure")):  # '两张3090', '4块A100', not a bare '4'
+            value = _CJK_NUMERALS[cjk.group(1)] if cjk.group(1) else int(cjk.group(2))
+            return value if 1 <= value <= MAX_COUNT else None
         ordinal = _ORDINAL_BEFORE.search(window)
         return _ORDINALS.get(ordinal.group(1).lower()) if ordinal else None
     if _SIZE_OF.search(window[: m.start()]):

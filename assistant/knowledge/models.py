@@ -15,7 +15,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from assistant.knowledge.sources import Source
 
-ModelKind = Literal["llm", "llm-moe", "diffusion-image", "diffusion-video", "text-encoder", "vae"]
+ModelKind = Literal[
+    "llm", "llm-moe", "diffusion-image", "diffusion-video", "speech", "text-encoder", "vae"
+]
 ComponentRole = Literal["denoiser", "text_encoder", "vae"]
 CompareTo = Literal["total", "total_without_context", "weights", "kv_cache", "overhead"]
 

@@ -156,12 +156,29 @@ def test_loras_in_the_plural_are_lora() -> None:
     assert extract_entities("des QLoRAs sur Mistral 7B").method == "qlora"
 
 
-def test_cards_weighed_for_fine_tuning_are_checked_one_by_one() -> None:
+def test_cards_weighed_for_fine_tuning_are_checked_one_by_one_with_each_method() -> None:
     answer = ask("Fine-tuning Qwen2.5 14B: RTX 4060 Ti 16GB or RTX 3060 12GB?")
     fits = [c.arguments for c in answer.tool_calls if c.name == "workload_fit"]
-    assert [f.get("gpu") for f in fits] == ["GeForce RTX 4060 Ti 16GB", "GeForce RTX 3060 12GB"]
-    assert all("gpus" not in f and f["task"] == "qlora" for f in fits)  # no one machine of both
-    assert _first(answer.text).startswith("**GeForce RTX 4060 Ti 16GB** is the pick")
+    cards = ["GeForce RTX 4060 Ti 16GB", "GeForce RTX 3060 12GB"]
+    assert [(f.get("gpu"), f["task"]) for f in fits] == [
+        (card, task) for card in cards for task in ("qlora", "lora", "full_finetune")
+    ]
+    assert all("gpus" not in f for f in fits)  # no one machine of both
+    head = _first(answer.text)
+    assert head.startswith("**GeForce RTX 4060 Ti 16GB** is the pick")
+    assert "fits with QLoRA fine-tuning" in head
+
+
+def test_the_card_that_trains_the_most_weights_is_the_pick_and_says_how() -> None:
+    # Whisper large-v3 (1.55B): a full fine-tune with AdamW needs about 27 GB, above a 24 GB L4
+    answer = ask(
+        "How much VRAM to fine-tune Whisper large-v3? Is a 24GB L4 enough or do I need an A100?"
+    )
+    head = _first(answer.text)
+    assert head.startswith("**A100") and "fits with full fine-tuning" in head
+    assert "L4 holds it only with a lighter method" in head
+    table = answer.text.split("\n\n")[1]
+    assert "| L4 | 24 GB |" in table and "LoRA fine-tuning" in table
 
 
 def test_cards_that_all_meet_a_feature_goal_get_a_pick() -> None:

@@ -25,11 +25,12 @@ def render(tool: str, result: object, question: str, lang: str) -> str:
     ("lang", "said"),
     [("en", "not in the curated catalog: figures from"), ("fr", "chiffres tirés de")],
 )
-def test_long_tail_card_says_where_its_figures_come_from_first(lang: str, said: str) -> None:
+def test_long_tail_card_says_where_its_figures_come_from_after_them(lang: str, said: str) -> None:
     result = lookup_gpu(GpuQuery(gpu="RTX A2000"))
     assert result.curated is False and result.provenance
-    first = render("gpu_lookup", result, "specs of the RTX A2000", lang).splitlines()[0]
-    assert said in first and result.provenance in first
+    lines = render("gpu_lookup", result, "specs of the RTX A2000", lang).splitlines()
+    assert lines[0].startswith("**RTX A2000**") and said not in lines[0]  # the card, not a caveat
+    assert said in lines[-1] and result.provenance in lines[-1]
 
 
 def test_curated_card_has_no_provenance_caveat_but_its_sm_limits() -> None:
@@ -49,12 +50,17 @@ def test_lookup_shows_tensor_cores_and_bus_interface_when_known() -> None:
     assert f"Interface de bus : {result.gpu.bus_interface}" in text
 
 
-def test_comparison_names_the_long_tail_card_first_and_adds_its_rows() -> None:
+def test_comparison_notes_the_long_tail_card_after_the_table_and_adds_its_rows() -> None:
     result = compare_gpus(GpuComparisonQuery(gpus=["RTX A2000", "RTX 4090"]))
     text = render("gpu_compare", result, "RTX A2000 vs RTX 4090", "en")
-    assert text.startswith("**RTX A2000** — not in the curated catalog")
+    assert "curated" not in text.split("\n\n")[0]
+    assert text.rstrip().endswith(
+        "<sub>RTX A2000 — not in the curated catalog: figures from "
+        f"{result.cards[0].provenance}, not checked against the "
+        "vendor's documents.</sub>"
+    )
     assert "| Bus interface |" in text
-    assert "GeForce RTX 4090** — not" not in text
+    assert "GeForce RTX 4090 — not" not in text
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -64,7 +70,9 @@ def test_cuda_on_an_amd_card_points_to_rocm_with_its_target(lang: str) -> None:
     text = render("gpu_capability", result, "Can I do CUDA on my RX 6800?", lang)
     first = text.splitlines()[0]
     assert first.startswith("**No**" if lang == "en" else "**Non**")
-    assert "NVIDIA" in first and (result.provenance or "?") in first
+    assert "NVIDIA" in first and (result.provenance or "?") not in first
+    assert (result.provenance or "?") in text.splitlines()[-1]  # said once, after the verdict
+    assert text.count(result.provenance or "?") == 1
     instead = result.instead if lang == "en" else result.instead_fr
     guide = result.guide_fit if lang == "en" else result.guide_fit_fr
     assert instead and instead in text

@@ -302,7 +302,7 @@ def title_coverage(text: str) -> dict[str, float]:
 
 
 _KIND_GROUPS = {"llm": "language", "llm-moe": "language", "diffusion-image": "image",
-                "diffusion-video": "video"}  # fmt: skip
+                "diffusion-video": "video", "speech": "speech"}  # fmt: skip
 
 
 @lru_cache(maxsize=1)

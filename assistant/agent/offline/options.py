@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from assistant.agent.offline.concepts import names_concept
-from assistant.agent.offline.skills.workload_fit import FITTING, SHORT_VERDICTS, gb, precision_bits
+from assistant.agent.offline.skills.workload_fit import (
+    FINETUNE_TASKS,
+    FITTING,
+    SHORT_VERDICTS,
+    gb,
+    precision_bits,
+    task_name,
+)
 from assistant.agent.offline.texts import num, pick
 from assistant.knowledge.topics import generic_topic_keys
 from assistant.language import Lang
@@ -33,11 +40,20 @@ class Held:
     total_gb: float | None
     capacity_gb: float | None
     verdict: str
+    method_rank: int = 0  # fine-tuning weighed by method: 1 QLoRA, 2 LoRA, 3 full; 0 otherwise
 
     @property
     def bits(self) -> int:
-        """Bits per weight of the precision that fits (16 when unstated); 0 when it doesn't fit."""
-        return precision_bits(self.precision) if self.verdict in FITTING else 0
+        """Bits per weight of the precision that fits (16 when unstated), or the rank of the
+        fine-tuning method that fits; 0 when it doesn't fit."""
+        if self.verdict not in FITTING:
+            return 0
+        return self.method_rank or precision_bits(self.precision)
+
+    @property
+    def how(self) -> str:
+        """'with' before a fine-tuning method, 'at' before a precision (English)."""
+        return "with" if self.method_rank else "at"
 
     @property
     def spare_gb(self) -> float:
@@ -79,6 +95,27 @@ def _held(result: FitResult) -> Held:
         if base is not None:
             return Held(model, base.precision, base.total_gb, capacity, base.verdict)
     return Held(model, result.precision, result.total_gb, capacity, result.verdict)
+
+
+def _by_method(rows: list[tuple[FitResult, Held]], lang: Lang) -> list[tuple[FitResult, Held]]:
+    """One row per model: when a model was checked with each fine-tuning method (none named), the
+    method that trains the most weights and still fits (else the lightest), named as the way it
+    holds."""
+    out: list[tuple[FitResult, Held]] = []
+    for model in dict.fromkeys(h.model for _, h in rows):
+        mine = [(f, h) for f, h in rows if h.model == model]
+        if len({f.task for f, _ in mine}) < 2 or any(f.task not in FINETUNE_TASKS for f, _ in mine):
+            out.extend(mine)
+            continue
+        fitting = [(f, h) for f, h in mine if f.verdict in FITTING]
+        f, h = (
+            max(fitting, key=lambda r: FINETUNE_TASKS.index(r[0].task))
+            if fitting
+            else min(mine, key=lambda r: r[0].total_gb or 0.0)
+        )
+        rank = FINETUNE_TASKS.index(f.task) + 1
+        out.append((f, Held(model, task_name(f, lang), f.total_gb, h.capacity_gb, f.verdict, rank)))
+    return out
 
 
 def _label(result: FitResult) -> str:
@@ -173,6 +210,7 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
     by_option: dict[str, list[tuple[FitResult, Held]]] = {}
     for f in fits:
         by_option.setdefault(_label(f), []).append((f, _held(f)))
+    by_option = {option: _by_method(rows, lang) for option, rows in by_option.items()}
     if len(by_option) < 2:
         return None
     models = list(dict.fromkeys(h.model for rows in by_option.values() for _, h in rows))
@@ -217,13 +255,13 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
         why = pick(lang, "; ", " ; ").join(
             pick(
                 lang,
-                f"{h.model} fits at {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)}{each[0]})",
+                f"{h.model} fits {h.how} {h.precision} (about {gb(h.total_gb, lang)} of {gb(h.capacity_gb, lang)}{each[0]})",
                 f"{h.model} tient en {h.precision} (environ {gb(h.total_gb, lang)} sur {gb(h.capacity_gb, lang)}{each[1]})",
             )
             if h.verdict != "tight"
             else pick(
                 lang,
-                f"{h.model} fits at {h.precision} only at the limit ({gb(h.total_gb, lang)} of "
+                f"{h.model} fits {h.how} {h.precision} only at the limit ({gb(h.total_gb, lang)} of "
                 f"{gb(h.capacity_gb, lang)}{each[0]}: no room left for a long context or batches, "
                 "too tight to serve in practice)",
                 f"{h.model} ne tient en {h.precision} qu'à la limite ({gb(h.total_gb, lang)} sur "
@@ -239,6 +277,11 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             if o not in tied and score(by_option[o])[:2] == score(best_rows)[:2]
         ]
         many = len(models) > 1
+        lighter = (
+            ("with a lighter method", "qu'avec une méthode plus légère")
+            if any(h.method_rank for _, h in best_rows)
+            else ("at a lower precision", "qu'en précision plus basse")
+        )
         it, le = ("them", "les") if many else ("it", "le")
         room = round(score(best_rows)[3])
         same = [o for o in tied if round(score(by_option[o])[3]) == room]
@@ -273,8 +316,10 @@ def weigh_with_goal(reading: Reading, results: list[ToolResult], lang: Lang) -> 
             if limit
             else pick(
                 lang,
-                f" {', '.join(ranked[1:])} {'holds' if len(ranked) == 2 else 'hold'} {it} only at a lower precision or not at all.",
-                f" {', '.join(ranked[1:])} ne {le} {'fait' if len(ranked) == 2 else 'font'} tenir qu'en précision plus basse, ou pas du tout.",
+                f" {', '.join(ranked[1:])} {'holds' if len(ranked) == 2 else 'hold'} {it} only "
+                f"{lighter[0]} or not at all.",
+                f" {', '.join(ranked[1:])} ne {le} {'fait' if len(ranked) == 2 else 'font'} tenir "
+                f"{lighter[1]}, ou pas du tout.",
             )
         )
         for option in limit:

@@ -1,29 +1,142 @@
-"""Premises a question states in figures that the catalog can check before any entry is chosen.
+"""Premises a question states that the catalog can check before any entry is chosen.
 
 Memory added up across cards: 'next to my 4070 Ti Super, will ComfyUI see 28 GB?', 'T4 x2, so
 32 GB for my model?'. The figure asked is the sum of the cards' own memories, larger than any one
 of them: the question is whether memory pools, whatever words it uses (premises.toml names the
-entries that answer it)."""
+entries that answer it).
+
+One card said to have more of a figure than another: 'the seller says the 7600 XT has more
+bandwidth than a 5060 Ti'. The catalog's two figures say whether the claim holds
+(`spec_claim`; its words are in premises.toml)."""
 
 from __future__ import annotations
 
 import re
 import tomllib
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from assistant.agent.offline.entities import Entities
+    from assistant.knowledge.gpus import GpuCard
+    from assistant.language import Lang
 
 # '28 Go', '32GB', '48 gb of vram'
 _MEMORY_FIGURE = re.compile(r"(?<![\d.,])(\d{1,3})\s*(?:gb|go|gib|g)\b", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
-def _table() -> dict[str, tuple[str, ...]]:
+def _data() -> dict[str, Any]:
     text = resources.files("assistant.agent.offline").joinpath("premises.toml").read_text("utf-8")
-    return {k: tuple(v["entries"]) for k, v in tomllib.loads(text).items()}
+    return tomllib.loads(text)
+
+
+def _table() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v["entries"]) for k, v in _data().items()}
+
+
+def _alternatives(words: list[str]) -> str:
+    """A regex alternation of words, longest first, each ending at a word boundary (or after an
+    apostrophe)."""
+    ordered = sorted(words, key=len, reverse=True)
+    return "|".join(re.escape(w) + ("" if w.endswith("'") else r"\b") for w in ordered)
+
+
+@lru_cache(maxsize=1)
+def _claim_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    """'<more|less|as much> [a word or two] <figure> … <than|que>', on folded text; and the field
+    each figure's word names."""
+    conf = _data()["spec_claim"]
+    fields = {w: field for field, words in conf["fields"].items() for w in words}
+    pattern = re.compile(
+        rf"\b(?:(?P<more>{_alternatives(conf['more'])})|(?P<less>{_alternatives(conf['less'])})"
+        rf"|(?P<same>{_alternatives(conf['same'])}))\s+(?:\w+\s+){{0,2}}?"
+        rf"(?P<field>{_alternatives(list(fields))})[^.?!;]{{0,40}}?\s(?:{_alternatives(conf['than'])})",
+        re.IGNORECASE,
+    )
+    return pattern, fields
+
+
+@dataclass(frozen=True)
+class SpecClaim:
+    """'<subject> has more <field> than <other>' as said, with the catalog's two figures."""
+
+    subject: GpuCard
+    other: GpuCard
+    field: str
+    said: str  # "more", "less" or "same"
+
+    @property
+    def values(self) -> tuple[float, float]:
+        return float(getattr(self.subject, self.field)), float(getattr(self.other, self.field))
+
+    @property
+    def holds(self) -> bool:
+        """Whether the catalog's figures bear the claim out (the same within 5 %)."""
+        mine, theirs = self.values
+        close = abs(mine - theirs) <= 0.05 * max(mine, theirs)
+        if self.said == "same":
+            return close
+        return not close and (mine > theirs) == (self.said == "more")
+
+
+def claim_line(claim: SpecClaim, lang: Lang) -> str:
+    """The claim's verdict, first: which card has more of the figure, with both figures."""
+    from assistant.agent.offline.texts import num, pick
+
+    en, fr, unit, unit_fr = _data()["spec_claim"]["names"][claim.field]
+    mine, theirs = claim.values
+    top, low = (claim.subject, claim.other) if mine >= theirs else (claim.other, claim.subject)
+    hi, lo = max(mine, theirs), min(mine, theirs)
+    close = abs(mine - theirs) <= 0.05 * hi
+    word = pick(lang, "Yes" if claim.holds else "No", "Oui" if claim.holds else "Non")
+    figures = pick(
+        lang,
+        f"{num(hi, lang, 0)} {unit} against {num(lo, lang, 0)} {unit}",
+        f"{num(hi, lang, 0)} {unit_fr} contre {num(lo, lang, 0)} {unit_fr}",
+    )
+    if close:
+        said = pick(
+            lang,
+            f"the {top.name} and the {low.name} have about the same {en}",
+            f"la {top.name} et la {low.name} ont à peu près la même {fr}",
+        )
+    else:
+        said = pick(
+            lang,
+            f"the {top.name} has more {en} than the {low.name}",
+            f"la {top.name} a plus de {fr} que la {low.name}",
+        )
+    colon = " :" if lang == "fr" else ":"
+    return f"**{word}{colon} {said}** ({figures})."
+
+
+def spec_claim(text: str) -> SpecClaim | None:
+    """A claim that one named card has more, less or as much of a catalog figure as another,
+    when both cards have that figure."""
+    from assistant.knowledge.matching import find_gpu_spans
+    from assistant.knowledge.names import fold
+
+    folded = fold(text)
+    if len(folded) != len(text):
+        return None  # positions must match the card spans
+    pattern, fields = _claim_pattern()
+    found = pattern.search(folded)
+    if found is None:
+        return None
+    spans = find_gpu_spans(text)
+    before = [card for card, _, end in spans if end <= found.start()]
+    after = [card for card, start, _ in spans if start >= found.end() - 1]
+    if not before or not after or before[-1].name == after[0].name:
+        return None
+    field = fields[found.group("field").lower()]
+    said = "more" if found.group("more") else "less" if found.group("less") else "same"
+    claim = SpecClaim(before[-1], after[0], field, said)
+    if getattr(claim.subject, field, None) is None or getattr(claim.other, field, None) is None:
+        return None
+    return claim
 
 
 def pooled_memory(text: str, ent: Entities) -> bool:

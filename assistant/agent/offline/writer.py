@@ -430,11 +430,13 @@ def _precision_confirmed(result: ToolResult, reading: Reading) -> bool:
     """A 'yes' on the format a named model is to run at ('Llama 405B in FP8' on an H100): the fit
     already says the format runs on the card, and a 'Yes' would answer a question not asked. A
     'no' stays: it corrects the asker's premise."""
-    precision = reading.entities.model_precision
+    ent = reading.entities
+    precision = ent.model_precision
     return (
         result.name == "gpu_capability"
         and precision is not None
-        and result.args.get("topic") == precision
+        # 'a full fine-tune in BF16': the format named, which the fit reads as mixed precision
+        and result.args.get("topic") in {precision, *ent.precisions}
         and isinstance(result.result, dict)
         and result.result.get("verdict") == "yes"
     )
@@ -1059,6 +1061,15 @@ def _in_domain(reading: Reading, passages: list[dict[str, Any]]) -> bool:
     return bool(passages) and names_the_domain(reading.text, reading.entities)
 
 
+def _claim_corrections(reading: Reading) -> list[str]:
+    """A card said to have more of a figure than another ('the 7600 XT has more bandwidth than a
+    5060 Ti'): whether it holds, with the catalog's figures, first."""
+    from assistant.agent.offline.premises import claim_line, spec_claim
+
+    claim = spec_claim(reading.text)
+    return [claim_line(claim, reading.language)] if claim is not None else []
+
+
 def _memory_corrections(reading: Reading) -> list[str]:
     """A false premise about memory, corrected first: cards' memories added up ('T4 x2, so
     32 GB?'), a card's memory overstated ('my 4090 has 48 GB')."""
@@ -1128,7 +1139,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
-    corrections = _memory_corrections(reading)
+    corrections = _claim_corrections(reading) + _memory_corrections(reading)
     parts.extend(corrections)
     # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it
     required = requirement_check(reading.entities, lang)

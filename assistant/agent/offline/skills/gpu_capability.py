@@ -113,12 +113,15 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
         head += pick(
             lang, ": CUDA runs only on NVIDIA GPUs", " : CUDA ne tourne que sur les GPU NVIDIA"
         )
-    caveat = not_curated_line(result.curated, result.provenance, lang)
-    if caveat:
-        head += f" — {caveat}"
     lines = [head]
     stack = bool(result.instead)
-    kept = [r for r in result.reasons if not (stack and _is_stack_reason(r, result))]
+    caveat = not_curated_line(result.curated, result.provenance, lang)
+    kept = [
+        r
+        for r in result.reasons
+        if not (stack and _is_stack_reason(r, result))
+        and not (caveat and "not in the curated catalog" in r)  # said once, after the verdict
+    ]
     if lang == "en":
         lines.append(bullet_list(kept))
     else:
@@ -148,6 +151,8 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
                     f"Le moins cher pour y accéder : {text}",
                 )
             )
+    if caveat:  # a long-tail card: where its figures come from, after the verdict
+        lines.append(f"<sub>{result.gpu} — {caveat}.</sub>")
     return "\n\n".join(line for line in lines if line)
 
 

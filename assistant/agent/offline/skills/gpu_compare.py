@@ -65,9 +65,9 @@ def _hardware_rows(cards: list[GpuCard], lang: Lang) -> list[str]:
 
 
 def _provenance_lines(cards: list[GpuCard], lang: Lang) -> list[str]:
-    """One line per long-tail card: where its figures come from."""
+    """One note per long-tail card, after the comparison: where its figures come from."""
     return [
-        f"**{c.name}** — {not_curated_line(c.curated, c.provenance, lang)}."
+        f"<sub>{c.name} — {not_curated_line(c.curated, c.provenance, lang)}.</sub>"
         for c in cards
         if not c.curated
     ]
@@ -148,7 +148,6 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
     if len(result.cards) >= 2 and asks_which_card(question) and not asked_fields(question):
         # "which one should I take?" gets the pick; "which card has more VRAM?" the figure's leader
         parts.insert(0, memory_pick([c.name for c in result.cards], lang).strip())
-    parts += _provenance_lines(result.cards, lang)
     parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
     if result.cards and result.rows:
         names = [c.name for c in result.cards]
@@ -165,6 +164,7 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
         notes = [n for n in (in_language(n, lang) for n in result.notes) if n]
         if notes:
             parts.append(bullet_list(notes))
+    parts += _provenance_lines(result.cards, lang)
     return "\n\n".join(p for p in parts if p)
 
 

@@ -78,7 +78,8 @@ def card_value(card: GpuCard, field: str, lang: Lang) -> str:
 
 
 def not_curated_line(curated: bool | None, provenance: str | None, lang: Lang) -> str:
-    """Said first for a long-tail card: where its figures come from, unchecked."""
+    """For a long-tail card: where its figures come from, unchecked (a note after the answer,
+    never its first line)."""
     if curated is not False:
         return ""
     origin = provenance or pick(lang, "an outside database", "une base de données externe")
@@ -243,8 +244,7 @@ def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
     caveat = not_curated_line(result.curated, result.provenance, lang)
     headline = _headline(card, lang)
     link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
-    # A long-tail card says where its figures come from in the first line.
-    lines = [f"{headline} — {caveat}", link] if caveat else [link, headline]
+    lines = [link, headline]
     notes = card.notes_fr if lang == "fr" else card.notes
     if notes or (caveat and card.notes):
         # another chip sold under the same name (a Fermi GT 730); an MI250X seen as two GPUs
@@ -273,6 +273,8 @@ def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
         lines.append(
             pick(lang, "Other variants: ", "Autres variantes : ") + ", ".join(result.alternatives)
         )
+    if caveat:  # a long-tail card: where its figures come from, after them
+        lines.append(f"<sub>{card.name} — {caveat}.</sub>")
     return "\n\n".join(line for line in lines if line)
 
 

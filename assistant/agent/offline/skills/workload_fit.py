@@ -50,11 +50,9 @@ ITEMS = {
 }
 DIFFUSION = ("flux", "sd", "stable diffusion", "sdxl", "wan", "hunyuan")
 METHOD_TASKS = {"lora": "lora", "qlora": "qlora", "full": "full_finetune", "inference": "inference"}
-# Fine-tuning without a method named: every method is weighed, lightest first.
+# Fine-tuning without a method named: every method is weighed, lightest first (on each card
+# named as an option too: the pick is the card that trains the most weights).
 FINETUNE_TASKS = ("qlora", "lora", "full_finetune")
-# Cards weighed for fine-tuning with no method named: each is checked with QLoRA (4-bit base and
-# adapters), the lightest usual method on one card, so no card is ruled out by a heavier one.
-OPTIONS_FINETUNE = "qlora"
 FITTING = ("fits", "tight")
 
 
@@ -343,10 +341,10 @@ def _way_head(result: FitResult, question: str, lang: Lang) -> str | None:
     return pick(
         lang,
         f"**Not as is, yes with {change}** (about {gb(way.total_gb, lang)}) — {model} "
-        f"({_task_name(result, lang)}) on {where}: about "
+        f"({task_name(result, lang)}) on {where}: about "
         f"{gb(result.total_gb, lang)} at {result.precision or '16 bits'}.",
         f"**Pas tel quel, oui avec {change}** (environ {gb(way.total_gb, lang)}) — {model} "
-        f"({_task_name(result, lang)}) sur {where} : environ "
+        f"({task_name(result, lang)}) sur {where} : environ "
         f"{gb(result.total_gb, lang)} en {result.precision or '16 bits'}.",
     )
 
@@ -447,11 +445,11 @@ def _concurrency_head(result: FitResult, question: str, lang: Lang) -> str | Non
     return pick(
         lang,
         f"**About {n} sequences of {tokens} tokens at once** — {_model_label(result, lang)} "
-        f"({_task_name(result, lang)}, {result.precision}) on {where}:{each} the weights and each "
+        f"({task_name(result, lang)}, {result.precision}) on {where}:{each} the weights and each "
         "card's CUDA context come first. Shorter requests fit more: servers such as vLLM allocate "
         "the KV cache in pages as tokens arrive, not a full context per request.",
         f"**Environ {n} séquences de {tokens} tokens à la fois** — {_model_label(result, lang)} "
-        f"({_task_name(result, lang)}, {result.precision}) sur {where} :{each} les poids et le "
+        f"({task_name(result, lang)}, {result.precision}) sur {where} :{each} les poids et le "
         "contexte CUDA de chaque carte passent d'abord. Des requêtes plus courtes en font tenir "
         "davantage : des serveurs comme vLLM allouent le cache KV par pages au fil des tokens, pas "
         "un contexte complet par requête.",
@@ -482,11 +480,11 @@ def _context_head(result: FitResult, question: str, lang: Lang) -> str | None:
     return pick(
         lang,
         f"**About {tokens} tokens of context fit** — {_model_label(result, lang)} "
-        f"({_task_name(result, lang)}, {result.precision}) on {where}, one sequence at a time:"
+        f"({task_name(result, lang)}, {result.precision}) on {where}, one sequence at a time:"
         f"{each}. A KV cache in 8-bit (llama.cpp's `--cache-type-k q8_0 --cache-type-v q8_0`, "
         "vLLM's `--kv-cache-dtype fp8`) holds about twice as many.",
         f"**Environ {tokens} tokens de contexte tiennent** — {_model_label(result, lang)} "
-        f"({_task_name(result, lang)}, {result.precision}) sur {where}, une séquence à la fois :"
+        f"({task_name(result, lang)}, {result.precision}) sur {where}, une séquence à la fois :"
         f"{each}. Un cache KV en 8 bits (`--cache-type-k q8_0 --cache-type-v q8_0` de llama.cpp, "
         "`--kv-cache-dtype fp8` de vLLM) en contient environ deux fois plus.",
     )
@@ -504,12 +502,12 @@ def _users_head(result: FitResult, lang: Lang) -> str | None:
     return pick(
         lang,
         f"**The model fits, but not {users} sequences of {tokens} tokens at once: about {n} "
-        f"do** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) on "
+        f"do** — {_model_label(result, lang)} ({task_name(result, lang)}, {result.precision}) on "
         f"{where}.{room} Each sequence holds its own KV cache; shorter "
         "requests fit more, since servers such as vLLM allocate the KV cache in pages as tokens "
         f"arrive. The figures below are for all {users} sequences at once.",
         f"**Le modèle tient, mais pas {users} séquences de {tokens} tokens à la fois : environ {n} "
-        f"tiennent** — {_model_label(result, lang)} ({_task_name(result, lang)}, {result.precision}) "
+        f"tiennent** — {_model_label(result, lang)} ({task_name(result, lang)}, {result.precision}) "
         f"sur {where}.{room} Chaque séquence a son propre cache KV ; des "
         "requêtes plus courtes en font tenir davantage, car des serveurs comme vLLM allouent le "
         f"cache KV par pages au fil des tokens. Les chiffres ci-dessous valent pour les {users} "
@@ -596,7 +594,8 @@ def render(result: FitResult, question: str, lang: Lang) -> str:
     return "\n\n".join(line for line in lines if line)
 
 
-def _task_name(result: FitResult, lang: Lang) -> str:
+def task_name(result: FitResult, lang: Lang) -> str:
+    """The method of a fit check, in words ("QLoRA fine-tuning")."""
     return pick(lang, *TASKS.get(result.task, (result.task, result.task)))
 
 
@@ -698,7 +697,7 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
         # No card or memory named: what each method needs is the answer.
         needs = ", ".join(
             f"{pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)} {pick(lang, 'with', 'en')} "
-            f"{_task_name(r, lang)}"
+            f"{task_name(r, lang)}"
             for r in results
         )
         head = pick(
@@ -708,14 +707,14 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
         )
     elif fitting:
         ways = joiner.join(
-            f"{_task_name(r, lang)} ({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
+            f"{task_name(r, lang)} ({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
             for r in fitting
         )
         head = pick(lang, f"**Yes, with {ways}**", f"**Oui, en {ways}**") + pick(
             lang, f" — {model} on {where}", f" — {model} sur {where}"
         )
         if failing:
-            no = ", ".join(f"{_task_name(r, lang)} ({gb(r.total_gb, lang)})" for r in failing)
+            no = ", ".join(f"{task_name(r, lang)} ({gb(r.total_gb, lang)})" for r in failing)
             head += pick(lang, f"; not with {no}", f" ; pas en {no}")
         head += pick(
             lang,
@@ -726,9 +725,9 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
         lightest = min(results, key=lambda r: r.total_gb or 0.0)
         head = pick(
             lang,
-            f"**No: {model} can't be fine-tuned on {where}**, even with {_task_name(lightest, lang)} "
+            f"**No: {model} can't be fine-tuned on {where}**, even with {task_name(lightest, lang)} "
             f"(about {gb(lightest.total_gb, lang)} for {gb(first.capacity_gb, lang)}{per_card}).",
-            f"**Non : {model} ne peut pas être affiné sur {where}**, même en {_task_name(lightest, lang)} "
+            f"**Non : {model} ne peut pas être affiné sur {where}**, même en {task_name(lightest, lang)} "
             f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}{per_card}).",
         )
     verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
@@ -736,7 +735,7 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     header = pick(lang, "| Method | Memory needed |", "| Méthode | Mémoire nécessaire |")
     header += " Verdict |" if held else ""
     rows = [
-        f"| {_task_name(r, lang)} | {gb(r.total_gb, lang)} |"
+        f"| {task_name(r, lang)} | {gb(r.total_gb, lang)} |"
         + (f" {verdicts[r.verdict]} |" if held else "")
         for r in results
     ]
@@ -776,14 +775,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if model is None:
         return []
     method = None if _method_of_another(reading, model) else ent.method
+    if method == "finetune" and reading.entities.method in METHOD_TASKS:
+        # 'On veut affiner Qwen3-8B … Un fine-tuning complet en BF16, ça passe ?': the method
+        # named in another sentence of the message is how the model is fine-tuned
+        method = reading.entities.method
     task = METHOD_TASKS.get(method or "")
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
     cards = named_cards(ent)
     weighed = ent.options and len(cards) >= 2  # cards named as options, each checked on its own
-    if method == "finetune" and weighed:
-        task = OPTIONS_FINETUNE  # no method named: each card with the lightest usual one
-    elif method == "finetune":
+    if method == "finetune" and not weighed:
         target: dict[str, Any] = (
             {"gpus": cards}
             if len(cards) >= 2
@@ -819,10 +820,12 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if options is not None:
         holder, choices = options
         del base["model"], base["num_gpus"]
+        tasks = FINETUNE_TASKS if method == "finetune" else (task,)
         return [
-            {**base, "model": m, **_option_target(holder, card)}
+            {**base, "model": m, "task": t, **_option_target(holder, card)}
             for m in _goal_models(ent, model)
             for card in choices
+            for t in tasks
         ]
     if len(every) >= 2 and not weighed and _asked_apart(reading, every):
         # 'Will it fit on ONE L4? … also would it fit on the T4?': each card its own check

@@ -1,0 +1,81 @@
+"""A card said to have more of a figure than another, checked against the catalog first; a
+fine-tuning method named in another sentence than the model; speech models sized by the fit tool;
+a flat monthly price weighed against buying; one card in place of several as options."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ask
+from assistant.agent.offline.entities import extract_entities
+from assistant.agent.offline.premises import spec_claim
+from assistant.tools.fit import FitQuery, estimate_fit
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("le vendeur dit que la 7600 XT a plus de bande passante qu'une RTX 5060 Ti 16 Go", False),
+        (
+            "my friend says the RX 9060 XT has as much memory bandwidth as the RTX 4070 Ti Super",
+            False,
+        ),
+        ("the 3090 has more VRAM than the 4080, right?", True),
+        ("an RTX 4060 has less memory than an RTX 3060 12GB", True),
+    ],
+)
+def test_a_claim_between_two_cards_is_checked_against_the_catalog(text: str, holds: bool) -> None:
+    claim = spec_claim(text)
+    assert claim is not None and claim.holds is holds
+
+
+def test_no_claim_without_a_figure_or_a_second_card() -> None:
+    assert spec_claim("is a 4090 faster than a 3090?") is None  # speed is no catalog figure
+    assert spec_claim("the 4090 has more bandwidth than I need") is None
+
+
+def test_a_false_claim_is_answered_first_with_both_figures() -> None:
+    text = ask(
+        "Un vendeur me dit que la 7600 XT a plus de bande passante qu'une RTX 5060 Ti 16 Go. Vrai ?"
+    ).text
+    first = text.split("\n")[0]
+    assert first.startswith("**Non : la GeForce RTX 5060 Ti 16GB a plus de bande passante")
+    assert "448 Go/s contre 288 Go/s" in first
+
+
+def test_a_method_named_in_another_sentence_is_the_fine_tuning_checked() -> None:
+    answer = ask(
+        "On veut affiner Qwen3-8B sur 40 000 paires. Un fine-tuning complet en BF16 avec AdamW, "
+        "ça passe sur une seule H100 80 Go ?"
+    )
+    tasks = {c.arguments["task"] for c in answer.tool_calls if c.name == "workload_fit"}
+    assert tasks == {"full_finetune"}
+    assert answer.text.startswith("**Non, ça ne tient pas**")  # not 'Oui — … BF16'
+    assert "calcul BF16" not in answer.text
+
+
+def test_whisper_is_sized_as_a_speech_model() -> None:
+    infer = estimate_fit(FitQuery(model="whisper large-v3", gpu="RTX 2060"))
+    assert infer.model == "Whisper large-v3" and infer.verdict == "fits"
+    assert 3.0 < (infer.total_gb or 0) < 6.0  # OpenAI: ~10 GB rated, faster-whisper ~4.5 GB fp16
+    full = estimate_fit(FitQuery(model="whisper large-v3", task="full_finetune", gpu="L4"))
+    assert full.verdict == "does_not_fit" and (full.total_gb or 0) > 24  # ~16 B/param x 1.55B
+    assert estimate_fit(FitQuery(model="whisper turbo")).params_b == pytest.approx(0.809)
+
+
+def test_a_subscription_instead_of_buying_is_weighed_as_a_monthly_rent() -> None:
+    answer = ask(
+        "thinking of buying a used RTX 3060 12GB for ~300 CAD instead of paying Colab Pro "
+        "(~14 CAD/month). hydro is ~10 cents/kWh. worth it? i'd use it 10 h a week"
+    )
+    weighed = [c.arguments for c in answer.tool_calls if c.name == "rent_vs_buy"]
+    assert weighed and weighed[0]["rent_per_month_flat"] == 14.0
+    assert answer.text.startswith("**Against CA$14 a month, buying GeForce RTX 3060 12GB")
+
+
+def test_one_card_instead_of_several_are_options() -> None:
+    ent = extract_entities(
+        "investor suggests selling the 4 4090s and buying one RTX PRO 6000 Blackwell 96GB "
+        "instead. for our 70B 4-bit serving, better or worse?"
+    )
+    assert ent.options and ent.card_counts == {"GeForce RTX 4090": 4, "RTX PRO 6000 Blackwell": 1}

@@ -29,6 +29,15 @@ def test_a_claim_between_two_cards_is_checked_against_the_catalog(text: str, hol
     assert claim is not None and claim.holds is holds
 
 
+def test_two_cards_said_to_be_one_generation_are_checked() -> None:
+    claim = spec_claim('seller says the Quadro RTX 8000 is "basically an A6000, same generation"')
+    assert claim is not None and not claim.holds
+    assert claim.subject.architecture == "Turing" and claim.other.architecture == "Ampere"
+    same = spec_claim("la RTX 3090 et la RTX 3060, même génération ?")
+    assert same is not None and same.holds
+    assert spec_claim("same generation as my 4090?") is None  # one card: nothing to hold
+
+
 def test_no_claim_without_a_figure_or_a_second_card() -> None:
     assert spec_claim("is a 4090 faster than a 3090?") is None  # speed is no catalog figure
     assert spec_claim("the 4090 has more bandwidth than I need") is None

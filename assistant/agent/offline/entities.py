@@ -93,6 +93,10 @@ class Entities(BaseModel):
     topics: list[str] = Field(default_factory=list, description="Feature or topic keys")
     models: list[str] = Field(default_factory=list, description="Model names from the model table")
     model_size_b: float | None = Field(default=None, description="A bare size like '70B model'")
+    model_sizes_b: list[float] = Field(
+        default_factory=list,
+        description="Every bare size, in order: 'an 8B in Q4 … and a 14B?' (8, 14)",
+    )
     unsized_models: list[str] = Field(
         default_factory=list, description="Models named without their size: 'Wan 2.1'"
     )
@@ -944,22 +948,22 @@ def _through_stack(text: str, gpus: list[str], topics: list[str]) -> list[str]:
     return [stack.topic if t == "cuda_programming" else t for t in dict.fromkeys(topics)]
 
 
-def _models(text: str) -> tuple[list[str], float | None, list[str]]:
-    """Named models (catalog names) and, failing that, a bare size such as '70B'; and the models
+def _models(text: str) -> tuple[list[str], list[float], list[str]]:
+    """Named models (catalog names) and the bare sizes such as '70B', in order; and the models
     named without their size ('Wan 2.1', not 'Wan 2.1 1.3B')."""
     from assistant.knowledge.model_matching import find_model_mentions, names_a_size
 
     names: list[str] = []
     unsized: list[str] = []
-    size: float | None = None
+    sizes: list[float] = []
     for mention in find_model_mentions(text):
         if mention.model is not None:
             names.append(mention.model.name)
             if not names_a_size(mention.text):
                 unsized.append(mention.model.name)
-        elif size is None and mention.params_b:
-            size = float(mention.params_b)
-    return names, size, unsized
+        elif mention.params_b and float(mention.params_b) not in sizes:
+            sizes.append(float(mention.params_b))
+    return names, sizes, unsized
 
 
 RAM_SPAN = 14  # how far before a memory size 'RAM' may sit: 'RAM : 32 Go'
@@ -1078,7 +1082,8 @@ def extract_entities(text: str) -> Entities:
     if ent.options:
         ent.card_counts = card_counts(text, card_spans)
     ent.topics = _through_stack(text, gpus, _topics(text) or _stack_topic(text, gpus))
-    ent.models, ent.model_size_b, ent.unsized_models = _models(text)
+    ent.models, ent.model_sizes_b, ent.unsized_models = _models(text)
+    ent.model_size_b = ent.model_sizes_b[0] if ent.model_sizes_b else None
     every = sorted(card_spans + unknown_spans, key=lambda s: s.start)
     spans = [(s.name, s.start, s.end) for s in every]
     ent.gpu_counts = card_counts(text, every, default=None)

@@ -260,11 +260,16 @@ def is_generic_capability(result: ToolResult, generic: frozenset[str]) -> bool:
 
 
 def bearing_results(
-    results: list[ToolResult], text: str, figures: bool = True, choosing: bool = False
+    results: list[ToolResult],
+    text: str,
+    figures: bool = True,
+    choosing: bool = False,
+    sized: bool = False,
 ) -> list[ToolResult]:
     """The tool results a knowledge-led answer keeps after the entry's answer: a calculator's
-    only when the question gave it `figures` (a rate, a budget, hours...); the cards' comparison
-    when the question asks to pick one of them (`choosing`: 'laquelle prendre ?')."""
+    only when the question gave it `figures` (a rate, a budget, hours...), a speed estimate also
+    when it names the model and the card to estimate (`sized`); the cards' comparison when the
+    question asks to pick one of them (`choosing`: 'laquelle prendre ?')."""
     conf = settings()
     specs = bool(conf.asks_specs.search(text))
     buying = bool(conf.asks_recommendation.search(text))
@@ -277,7 +282,12 @@ def bearing_results(
             continue
         if result.name in conf.machine_tools:
             continue
-        if result.name in conf.tool_first and result.name not in conf.spec_tools and not figures:
+        own = sized and result.name == "llm_speed"  # the asker's model on the asker's card
+        if (
+            result.name in conf.tool_first
+            and result.name not in conf.spec_tools
+            and not (figures or own)
+        ):
             continue
         if result.name == "gpu_capability" and is_generic_capability(result, conf.generic_topics):
             continue

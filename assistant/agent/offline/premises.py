@@ -74,7 +74,10 @@ class SpecClaim:
 
     @property
     def holds(self) -> bool:
-        """Whether the catalog's figures bear the claim out (the same within 5 %)."""
+        """Whether the catalog's figures bear the claim out (the same within 5 %; one
+        architecture for a generation)."""
+        if self.field == "architecture":
+            return bool(self.subject.architecture == self.other.architecture)
         mine, theirs = self.values
         close = abs(mine - theirs) <= 0.05 * max(mine, theirs)
         if self.said == "same":
@@ -86,6 +89,9 @@ def claim_line(claim: SpecClaim, lang: Lang) -> str:
     """The claim's verdict, first: which card has more of the figure, with both figures."""
     from assistant.agent.offline.texts import num, pick
 
+    colon = " :" if lang == "fr" else ":"
+    if claim.field == "architecture":
+        return _generation_line(claim, lang, colon)
     en, fr, unit, unit_fr = _data()["spec_claim"]["names"][claim.field]
     mine, theirs = claim.values
     top, low = (claim.subject, claim.other) if mine >= theirs else (claim.other, claim.subject)
@@ -109,8 +115,31 @@ def claim_line(claim: SpecClaim, lang: Lang) -> str:
             f"the {top.name} has more {en} than the {low.name}",
             f"la {top.name} a plus de {fr} que la {low.name}",
         )
-    colon = " :" if lang == "fr" else ":"
     return f"**{word}{colon} {said}** ({figures})."
+
+
+def _generation_line(claim: SpecClaim, lang: Lang, colon: str) -> str:
+    """Whether two cards are of one generation, with each one's architecture and year."""
+    from assistant.agent.offline.texts import pick
+
+    def arch(card: GpuCard) -> str:
+        return f"{card.architecture}, {card.year}" if card.year else str(card.architecture)
+
+    a, b = claim.subject, claim.other
+    if claim.holds:
+        return pick(
+            lang,
+            f"**Yes{colon} the {a.name} and the {b.name} are both {a.architecture}** "
+            f"({arch(a)}; {arch(b)}).",
+            f"**Oui{colon} la {a.name} et la {b.name} sont toutes deux {a.architecture}** "
+            f"({arch(a)} ; {arch(b)}).",
+        )
+    return pick(
+        lang,
+        f"**No{colon} the {a.name} is {arch(a)}; the {b.name} is {arch(b)}**, another generation.",
+        f"**Non{colon} la {a.name} est {arch(a)} ; la {b.name} est {arch(b)}**, une autre "
+        "génération.",
+    )
 
 
 def spec_claim(text: str) -> SpecClaim | None:
@@ -125,7 +154,7 @@ def spec_claim(text: str) -> SpecClaim | None:
     pattern, fields = _claim_pattern()
     found = pattern.search(folded)
     if found is None:
-        return None
+        return _generation_claim(text, folded)
     spans = find_gpu_spans(text)
     before = [card for card, _, end in spans if end <= found.start()]
     after = [card for card, start, _ in spans if start >= found.end() - 1]
@@ -167,3 +196,23 @@ def pooled_memory(text: str, ent: Entities) -> bool:
 def premise_entries(text: str, ent: Entities) -> tuple[str, ...]:
     """The knowledge entries that answer the premise the question states, if it states one."""
     return _table()["pooled_memory"] if pooled_memory(text, ent) else ()
+
+
+def _generation_claim(text: str, folded: str) -> SpecClaim | None:
+    """'basically an A6000, same generation': the two cards named nearest the words, in the
+    sentence that says them."""
+    from assistant.knowledge.matching import find_gpu_spans
+
+    words = _alternatives(_data()["spec_claim"]["same_generation"])
+    found = re.search(rf"\b(?:{words})", folded)
+    if found is None:
+        return None
+    ends = [i for i in (folded.find(stop, found.end()) for stop in ".?!\n") if i >= 0]
+    sentence_end = min(ends, default=len(folded))
+    cards: list[GpuCard] = []
+    for card, start, _ in find_gpu_spans(text):
+        if start < sentence_end:
+            cards = [c for c in cards if c.name != card.name] + [card]
+    if len(cards) < 2 or not (cards[-2].architecture and cards[-1].architecture):
+        return None
+    return SpecClaim(cards[-2], cards[-1], "architecture", "same")

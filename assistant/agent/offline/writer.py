@@ -1162,6 +1162,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             reading.text,
             figures=reading.entities.has_figures(),
             choosing=reading.entities.options and asks_to_pick(reading.text),
+            sized=bool(
+                (reading.entities.models or reading.entities.model_size_b) and reading.entities.gpus
+            ),
         )
     else:
         entry_first = _entry_first(reading, results, passages)
@@ -1186,14 +1189,13 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if lead is not None:
         # The question is a knowledge entry's question: its direct answer comes first.
         # A capability the asker takes for granted and the card lacks: that "No" comes first.
-        # A pasted error is explained first: a "yes" on the card is not what it asks.
-        premise = bool(sections) and (
-            _denied_first(results)
-            or (
-                _card_verdict_first(reading, results)
-                and error_messages.pasted(reading.text) is None
-            )
+        # A pasted error is explained first: a "yes" on the card is not what it asks, and a "no"
+        # only repeats what the error (or the failure the asker reports) already told them.
+        denied = _denied_first(results)
+        told = error_messages.pasted(reading.text) is not None or (
+            denied and reports_failure(reading.text)
         )
+        premise = bool(sections) and not told and (denied or _card_verdict_first(reading, results))
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)
         at = (

@@ -247,26 +247,44 @@ def _together(result: SpeedEstimate, cards: str | None, lang: Lang) -> str:
 
 
 def _by_precision(found: list[SpeedEstimate], question: str, lang: Lang) -> str:
-    """One card's speeds for one model at several precisions ('q4 vs fp16'): each speed in the
-    first sentence, then the first estimate's reasoning and formula once."""
-    if len({r.precision for r in found}) < len(found):
+    """One card's speeds for one model at several precisions ('q4 vs fp16'), or for several
+    models at one precision ('an 8B … and a 14B?'): each speed in the first sentence, then the
+    first estimate's reasoning and formula once."""
+    by_model = (
+        len({r.model for r in found}) == len(found) and len({r.precision for r in found}) == 1
+    )
+    if not by_model and len({r.precision for r in found}) < len(found):
         return ""
     speeds = [
         pick(
             lang,
-            f"about {num(r.decode_tokens_per_s, lang, 0)} tokens/s in {r.precision}",
-            f"environ {num(r.decode_tokens_per_s, lang, 0)} tokens/s en {r.precision}",
+            f"about {num(r.decode_tokens_per_s, lang, 0)} tokens/s "
+            + (f"for {r.model}" if by_model else f"in {r.precision}"),
+            f"environ {num(r.decode_tokens_per_s, lang, 0)} tokens/s "
+            + (f"pour {r.model}" if by_model else f"en {r.precision}"),
         )
         for r in found
     ]
     speeds[0] = speeds[0][:1].upper() + speeds[0][1:]
     first = found[0]
+    what = pick(
+        lang,
+        f"in {first.precision}" if by_model else f"for {first.model}",
+        f"en {first.precision}" if by_model else f"pour {first.model}",
+    )
+    why = pick(
+        lang,
+        "more parameters, more bytes, fewer tokens/s" if by_model else "fewer bits, more tokens/s",
+        "plus de paramètres, plus d'octets, moins de tokens/s"
+        if by_model
+        else "moins de bits, plus de tokens/s",
+    )
     head = pick(
         lang,
-        f"**{'; '.join(speeds)}** for {first.model} on {_cards(first)}, one request at a time "
-        "(each token reads all the weights: fewer bits, more tokens/s).",
-        f"**{' ; '.join(speeds)}** pour {first.model} sur {_cards(first)}, une requête à la "
-        "fois (chaque token lit tous les poids : moins de bits, plus de tokens/s).",
+        f"**{'; '.join(speeds)}** {what} on {_cards(first)}, one request at a time "
+        f"(each token reads all the weights: {why}).",
+        f"**{' ; '.join(speeds)}** {what} sur {_cards(first)}, une requête à la "
+        f"fois (chaque token lit tous les poids : {why}).",
     )
     rest = render(first, question, lang).split("\n\n", 1)
     return head + ("\n\n" + rest[1] if len(rest) > 1 else "")
@@ -395,10 +413,27 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if len(ent.precisions) > 1:
         # 'tokens/s for the 8b in q4 vs fp16': each precision's speed, in the order asked
         return [{**args, "precision": p} for p in ent.precisions[:MAX_PRECISIONS]]
+    others = _other_sizes(ent, reading, model)
+    if others:
+        # 'an 8B in Q4, how many tokens/s? and a 14B?': each size's speed, in the order asked
+        return [args, *({**args, "model": size} for size in others)]
     return [args]
 
 
 MAX_PRECISIONS = 3
+MAX_MODELS = 3
+
+
+def _other_sizes(ent: Entities, reading: Reading, model: str) -> list[str]:
+    """The other bare sizes the message asks about besides `model` ('… et un 14B ?'), at most
+    MAX_MODELS in all; none when a model is named by name (its own size is no other model)."""
+    from assistant.knowledge.model_matching import parse_param_count
+
+    if ent.models or reading.entities.models:
+        return []
+    first = parse_param_count(model)
+    sizes = [s for s in reading.entities.model_sizes_b if s != first]
+    return [f"{s:g}B" for s in sizes[: MAX_MODELS - 1]]
 
 
 SKILL = Skill(

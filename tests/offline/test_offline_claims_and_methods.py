@@ -1,6 +1,7 @@
-"""A card said to have more of a figure than another, checked against the catalog first; a
-fine-tuning method named in another sentence than the model; speech models sized by the fit tool;
-a flat monthly price weighed against buying; one card in place of several as options."""
+"""A card said to have more of a figure than another (or to be of its generation), checked
+first; a fine-tuning method named in another sentence than the model; speech models sized by the
+fit tool; a flat monthly price weighed against buying; one card in place of several as options;
+each bare size asked gets its speed; a pasted error explained before a 'no' it already said."""
 
 from __future__ import annotations
 
@@ -88,3 +89,28 @@ def test_one_card_instead_of_several_are_options() -> None:
         "instead. for our 70B 4-bit serving, better or worse?"
     )
     assert ent.options and ent.card_counts == {"GeForce RTX 4090": 4, "RTX PRO 6000 Blackwell": 1}
+
+
+def test_each_bare_size_asked_gets_its_speed() -> None:
+    answer = ask("How fast is an 8B model in Q4 on my RTX 4070? and a 14B?")
+    models = [c.arguments["model"] for c in answer.tool_calls if c.name == "llm_speed"]
+    assert models == ["8B", "14B"]
+    head = answer.text.split("\n")[0]
+    assert "tokens/s for 8B" in head and "tokens/s for 14B" in head
+
+
+def test_a_no_the_pasted_error_already_said_does_not_lead() -> None:
+    answer = ask(
+        "On our V100 the model fails with 'FlashAttention only supports Ampere GPUs or newer.' "
+        "Can it run without FlashAttention?"
+    )
+    assert not answer.text.startswith("**No**")  # the error said so: the way around it first
+    assert "sdpa" in answer.text.split("\n\n")[0]
+
+
+def test_a_pasted_peer_access_error_is_explained_first() -> None:
+    answer = ask(
+        "vLLM with TP=4 on 4x RTX 4090: Failed: Cuda error custom_all_reduce.cuh:307 'peer access "
+        "is not supported between these two devices' what now?"
+    )
+    assert "--disable-custom-all-reduce" in answer.text.split("\n\n")[0]

@@ -114,3 +114,12 @@ def test_a_pasted_peer_access_error_is_explained_first() -> None:
         "is not supported between these two devices' what now?"
     )
     assert "--disable-custom-all-reduce" in answer.text.split("\n\n")[0]
+
+
+def test_spot_for_a_live_service_running_a_month_is_a_service_not_a_job() -> None:
+    text = ask(
+        "they quoted us ~2.95 AED/h spot vs ~9.40 AED/h on-demand. running 24/7 for a month, how "
+        "much do we save, and whats the catch for a live guest chat?"
+    ).text
+    assert text.startswith("**Running 24/7 for a month (730 h): AED 2,154 on spot")
+    assert "checkpoints save a batch job, not a live service" in text

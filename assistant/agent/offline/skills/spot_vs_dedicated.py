@@ -286,9 +286,12 @@ def _estimated_line(result: SpotComparison, lang: Lang) -> str:
 
 
 def _service(ent: Entities, question: str) -> bool:
-    """Spot or on-demand for a machine that runs all the time ('monthly cost 24/7 for both?'),
-    not for a job of some length."""
-    return ent.always_on and not parse_durations(question) and not ent.work_hours
+    """Spot or on-demand for a machine that runs all the time ('monthly cost 24/7 for both?',
+    'running 24/7 for a month'), not for a job of some length: months or years are how long the
+    service runs, not a job's length (days or weeks of it may be a training run)."""
+    calendar = ("month", "year")
+    job = [d for d in parse_durations(question) if d.unit not in calendar]
+    return ent.always_on and not job and not ent.work_hours
 
 
 def _service_month(result: SpotComparison, lang: Lang) -> str:

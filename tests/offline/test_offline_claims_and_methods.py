@@ -123,3 +123,34 @@ def test_spot_for_a_live_service_running_a_month_is_a_service_not_a_job() -> Non
     ).text
     assert text.startswith("**Running 24/7 for a month (730 h): AED 2,154 on spot")
     assert "checkpoints save a batch job, not a live service" in text
+
+
+def test_one_machine_at_two_memory_sizes_is_weighed_at_each() -> None:
+    ent = extract_entities("Mac mini M4: 16 Go à 699 € ou 24 Go pour ~230 € de plus ?")
+    assert ent.memory_options == [16.0, 24.0]
+    assert extract_entities("my 4070 has 12GB and my PC 32GB of RAM").memory_options == []
+    answer = ask("MacBook Air M3 with 16GB or 24GB for local LLMs?")
+    sizes = [c.arguments.get("vram_gb") for c in answer.tool_calls if c.name == "models_for"]
+    assert sizes == [16.0, 24.0]
+    assert answer.text.startswith("**Largest model each option holds on its own: Apple M3 24 GB:")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "两张A100 40G的显卡能跑起来 Qwen2-72B-Instruct吗？ — 如题",
+        "有限的显存怎么部署72B模型 — 求助 我只有一张48G的显卡，请问如何才能推理72B的模型",
+    ],
+)
+def test_a_sized_model_and_the_memory_to_hold_it_get_the_fit(question: str) -> None:
+    answer = ask(question)
+    assert [c.name for c in answer.tool_calls][0] == "workload_fit"
+    assert "72B (inference" in answer.text
+
+
+def test_a_single_fine_tuning_method_on_options_is_named_not_its_precision() -> None:
+    head = ask(
+        "We want to fully fine-tune Whisper large-v3 (full fine-tune, AdamW). Is a 24GB L4 "
+        "enough or do we need an A100?"
+    ).text.split("\n")[0]
+    assert "fits with full fine-tuning" in head and "at mixed" not in head

@@ -152,6 +152,12 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
 PICK_AMONG_SPAN = 60  # how far before the first card a 'cheapest of' may sit
 
 
+def options_between(text: str) -> bool:
+    """An option word stands in this stretch of text ('16 Go à 699 € ou 24 Go'): what it
+    separates are alternatives."""
+    return bool(_patterns()[0].search(fold(text)))
+
+
 def asks_to_pick(text: str) -> bool:
     """The message asks to pick one of the cards it names ('laquelle prendre ?', 'which one
     should I get?')."""

@@ -17,6 +17,7 @@ from assistant.agent.offline.card_roles import (
     are_options,
     card_counts,
     card_vendors,
+    options_between,
     own_variants,
     owned_cards,
     requirement_cards,
@@ -93,6 +94,10 @@ class Entities(BaseModel):
     topics: list[str] = Field(default_factory=list, description="Feature or topic keys")
     models: list[str] = Field(default_factory=list, description="Model names from the model table")
     model_size_b: float | None = Field(default=None, description="A bare size like '70B model'")
+    memory_options: list[float] = Field(
+        default_factory=list,
+        description="Memory sizes offered as alternatives: '16 Go à 699 € ou 24 Go' (16, 24)",
+    )
     model_sizes_b: list[float] = Field(
         default_factory=list,
         description="Every bare size, in order: 'an 8B in Q4 … and a 14B?' (8, 14)",
@@ -1156,6 +1161,7 @@ def extract_entities(text: str) -> Entities:
     capacity = _CAPACITY.search(text)
     if capacity:  # PyTorch's OOM message: the card's total, not the allocation that failed
         ent.vram_gb = _float(capacity.group(1) or capacity.group(2))
+    cards_memory: list[tuple[int, int, float]] = []
     for n, (start, end, size) in enumerate([] if capacity else sizes):
         if storage and storage.start() <= start < storage.end():
             continue
@@ -1167,8 +1173,10 @@ def extract_entities(text: str) -> Entities:
             continue  # '100GB+ of system memory': the computer's, not the card's
         if _file_size(text, start):
             continue  # 'le fichier Q4_K_M fait 19,9 Go': the model's file, not the card
-        ent.vram_gb = size
-        break
+        cards_memory.append((start, end, size))
+    if cards_memory:
+        ent.vram_gb = cards_memory[0][2]
+        ent.memory_options = _memory_options(text, cards_memory)
     if ent.vram_gb is None and asked_memory and not ent.gpus:
         # 'Min spec is an 8 GB GPU and the game uses 5.5 GB': with no other card or size, the
         # spec the asker meets is the memory to work with, not a figure to check theirs against
@@ -1262,6 +1270,17 @@ def _owned_model(text: str, m: re.Match[str]) -> bool:
     at = max((i for i, w in enumerate(words) if w in owners), default=None)
     # 'my plan is to fine-tune': a verb after 'to', not a model someone owns
     return at is not None and not set(table["verb_links"]) & set(words[at:])
+
+
+def _memory_options(text: str, sizes: list[tuple[int, int, float]]) -> list[float]:
+    """Memory sizes offered as alternatives of one machine: two or more distinct sizes, an option
+    word between the first two ('16 Go à 699 € ou 24 Go', '16GB vs 24GB')."""
+    distinct = list(dict.fromkeys(size for _, _, size in sizes))
+    if len(distinct) < 2:
+        return []
+    first = sizes[0]
+    second = next(s for s in sizes if s[2] != first[2])
+    return distinct if options_between(text[first[1] : second[0]]) else []
 
 
 def _memory_from_total(ent: Entities) -> None:

@@ -98,13 +98,13 @@ def _held(result: FitResult) -> Held:
 
 
 def _by_method(rows: list[tuple[FitResult, Held]], lang: Lang) -> list[tuple[FitResult, Held]]:
-    """One row per model: when a model was checked with each fine-tuning method (none named), the
-    method that trains the most weights and still fits (else the lightest), named as the way it
-    holds."""
+    """One row per model: when a model was checked for fine-tuning (each method when none was
+    named), the method that trains the most weights and still fits (else the lightest), named as
+    the way it holds ('full fine-tuning', not its 'mixed' precision)."""
     out: list[tuple[FitResult, Held]] = []
     for model in dict.fromkeys(h.model for _, h in rows):
         mine = [(f, h) for f, h in rows if h.model == model]
-        if len({f.task for f, _ in mine}) < 2 or any(f.task not in FINETUNE_TASKS for f, _ in mine):
+        if any(f.task not in FINETUNE_TASKS for f, _ in mine):
             out.extend(mine)
             continue
         fitting = [(f, h) for f, h in mine if f.verdict in FITTING]

@@ -103,7 +103,7 @@ def _card(q: SpeedQuery) -> GpuCard | None:
     m = match_gpu(q.gpu)
     if m.gpu is None and q.bandwidth_gbs is None:
         raise Unresolved(
-            f"'{q.gpu}' is not in the GPU catalog; give bandwidth_gbs to estimate it anyway.",
+            f"'{q.gpu}' is not in the GPU catalog; give its memory bandwidth (bandwidth_gbs) to estimate it anyway.",
             m.suggestions,
         )
     return m.gpu
@@ -209,14 +209,14 @@ def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
     bandwidth = q.bandwidth_gbs or (card.bandwidth_gbs if card else None)
     if bandwidth is None and card is not None:
         raise Unresolved(
-            f"The catalog has no memory bandwidth for {card.name}; give bandwidth_gbs."
+            f"The catalog has no memory bandwidth for {card.name}; give its memory bandwidth (bandwidth_gbs)."
         )
     if bandwidth is None:
         read = active * bits / 8
         bound = REFERENCE_BANDWIDTH / read
         read_fr = f"{read:.1f}".replace(".", ",")
         raise Unresolved(
-            f"Say which card, or give bandwidth_gbs: speed follows the card's memory bandwidth, "
+            f"Say which card, or give its memory bandwidth (bandwidth_gbs): speed follows the card's memory bandwidth, "
             f"which a memory size alone does not give. Each token reads about {read:.1f} GB of "
             f"weights, so a card tops out near its bandwidth ÷ {read:.1f} GB tokens/s (at "
             f"1,000 GB/s: about {bound:.0f} tokens/s, less in practice).",

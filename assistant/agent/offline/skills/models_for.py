@@ -72,6 +72,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if options:
         # 'M3 Ultra 256 GB or M4 Max 128 GB?': each option on its own, never pooled.
         return [_option(card, ent, args) for card in ent.gpus[:MAX_OPTIONS]]
+    if len(ent.gpus) <= 1 and len(ent.memory_options) >= 2:
+        # 'a Mac mini M4, 16 GB or 24 GB?': the machine with each memory size on offer
+        return [{**args, "vram_gb": size} for size in ent.memory_options[:MAX_OPTIONS]]
     return [args]
 
 
@@ -104,22 +107,33 @@ def combine(results: list[ModelsForResult], question: str, lang: Lang) -> str:
         return best.params_b if best is not None else 0.0
 
     ranked = sorted(sized, key=size, reverse=True)
+    same = len({r.cards for r in ranked}) < len(ranked)  # one machine at several memory sizes
+
+    def label(r: ModelsForResult) -> str:
+        sold = r.query.vram_gb or r.vram_gb  # the size on offer, not the share the GPU may use
+        return f"{r.cards} {num(sold, lang, 0)} {gb}" if same and sold else str(r.cards)
+
+    sep = " : " if lang == "fr" else ": "
     head = (
         pick(
             lang,
             "**Largest model each option holds on its own: ",
             "**Plus gros modèle que chaque option fait tenir seule : ",
         )
-        + pick(lang, "; ", " ; ").join(f"{r.cards}: {largest(r)}" for r in ranked)
+        + pick(lang, "; ", " ; ").join(f"{label(r)}{sep}{largest(r)}" for r in ranked)
         + ".**"
     )
     if size(ranked[0]) > size(ranked[1]):
         head += pick(
             lang,
-            f" {ranked[0].cards} holds larger models; generation speed follows each option's "
-            "memory bandwidth.",
-            f" {ranked[0].cards} fait tenir de plus gros modèles ; la vitesse de génération suit "
-            "la bande passante mémoire de chaque option.",
+            f" {label(ranked[0])} holds larger models"
+            + ("." if same else "; generation speed follows each option's memory bandwidth."),
+            f" {label(ranked[0])} fait tenir de plus gros modèles"
+            + (
+                "."
+                if same
+                else " ; la vitesse de génération suit la bande passante mémoire de chaque option."
+            ),
         )
     return "\n\n".join([head, *(render(r, question, lang) for r in ranked)])
 

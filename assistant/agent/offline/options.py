@@ -108,6 +108,10 @@ def _by_method(rows: list[tuple[FitResult, Held]], lang: Lang) -> list[tuple[Fit
             out.extend(mine)
             continue
         fitting = [(f, h) for f, h in mine if f.verdict in FITTING]
+        if not fitting and any(h.verdict in FITTING for _, h in mine):
+            # 'LoRA on an fp8 base': a lighter base the tool found is how this card holds it
+            out.extend((f, h) for f, h in mine if h.verdict in FITTING)
+            continue
         f, h = (
             max(fitting, key=lambda r: FINETUNE_TASKS.index(r[0].task))
             if fitting

@@ -156,22 +156,12 @@ def _with_companions(reading: Reading) -> list[str]:
         and "recommend_gpus" not in intents
     ) and asks_which_card(reading.text):
         intents.append("recommend_gpus")
-    if (
-        not intents
-        and "fit" in concepts
-        and (ent.models or ent.model_size_b)
-        and (named_cards(ent) or ent.vram_gb)
-        and not reading.follow_up
-    ):
+    held = bool((ent.models or ent.model_size_b) and (named_cards(ent) or ent.vram_gb))
+    if not intents and held and "fit" in concepts and not reading.follow_up:
         # 'only one 48G card: how can I run a 72B model?' routed to no tool: a sized model, the
         # memory to hold it and a fit asked are the fit calculator's question
         intents.insert(0, "workload_fit")
-    if (
-        "card_readiness" in intents
-        and "workload_fit" not in intents
-        and (ent.models or ent.model_size_b)
-        and (named_cards(ent) or ent.vram_gb)
-    ):
+    if held and "card_readiness" in intents and "workload_fit" not in intents:
         # 'can two A100 40G run Qwen2-72B?': whether a card runs a named model is its memory fit
         intents.insert(intents.index("card_readiness"), "workload_fit")
     if "llm_speed" in intents and "workload_fit" not in intents and not_a_language_model(ent):

@@ -73,16 +73,21 @@ class SpecClaim:
         return float(getattr(self.subject, self.field)), float(getattr(self.other, self.field))
 
     @property
+    def close(self) -> bool:
+        """The two figures are the same within 5 %."""
+        mine, theirs = self.values
+        return abs(mine - theirs) <= 0.05 * max(mine, theirs)
+
+    @property
     def holds(self) -> bool:
-        """Whether the catalog's figures bear the claim out (the same within 5 %; one
+        """Whether the catalog bears the claim out (figures the same within 5 %; one
         architecture for a generation)."""
         if self.field == "architecture":
             return bool(self.subject.architecture == self.other.architecture)
-        mine, theirs = self.values
-        close = abs(mine - theirs) <= 0.05 * max(mine, theirs)
         if self.said == "same":
-            return close
-        return not close and (mine > theirs) == (self.said == "more")
+            return self.close
+        mine, theirs = self.values
+        return not self.close and (mine > theirs) == (self.said == "more")
 
 
 def claim_line(claim: SpecClaim, lang: Lang) -> str:
@@ -96,14 +101,13 @@ def claim_line(claim: SpecClaim, lang: Lang) -> str:
     mine, theirs = claim.values
     top, low = (claim.subject, claim.other) if mine >= theirs else (claim.other, claim.subject)
     hi, lo = max(mine, theirs), min(mine, theirs)
-    close = abs(mine - theirs) <= 0.05 * hi
     word = pick(lang, "Yes" if claim.holds else "No", "Oui" if claim.holds else "Non")
     figures = pick(
         lang,
         f"{num(hi, lang, 0)} {unit} against {num(lo, lang, 0)} {unit}",
         f"{num(hi, lang, 0)} {unit_fr} contre {num(lo, lang, 0)} {unit_fr}",
     )
-    if close:
+    if claim.close:
         said = pick(
             lang,
             f"the {top.name} and the {low.name} have about the same {en}",
@@ -199,8 +203,8 @@ def premise_entries(text: str, ent: Entities) -> tuple[str, ...]:
 
 
 def _generation_claim(text: str, folded: str) -> SpecClaim | None:
-    """'basically an A6000, same generation': the two cards named nearest the words, in the
-    sentence that says them."""
+    """'basically an A6000, same generation': the last two cards named up to the end of the
+    sentence that says it (the card on sale may be named in the sentence before)."""
     from assistant.knowledge.matching import find_gpu_spans
 
     words = _alternatives(_data()["spec_claim"]["same_generation"])

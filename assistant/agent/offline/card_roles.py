@@ -132,11 +132,10 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
 
 def are_options(text: str, spans: list[CardSpan]) -> bool:
     """Whether the named cards are alternatives: an option word stands between two of them."""
-    options = _patterns()[0]
     ordered = sorted(spans, key=lambda s: s.start)
     for first, second in zip(ordered, ordered[1:], strict=False):
         between = text[first.end : second.start] if second.start >= first.end else ""
-        if first.name != second.name and options.search(fold(between)):
+        if first.name != second.name and options_between(between):
             return True
     distinct = {s.name for s in ordered}
     if len(distinct) >= 2:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
-from assistant.agent.offline.skills.gpu_lookup import not_curated_line
+from assistant.agent.offline.skills.gpu_lookup import provenance_note
 from assistant.agent.offline.texts import (
     bullet_list,
     in_language,
@@ -90,7 +90,6 @@ def _is_stack_reason(reason: str, result: CapabilityVerdict) -> bool:
         or (result.guide_fit and reason == result.guide_fit)
         or reason.startswith(f"{result.gpu} compiles as")
         or reason.endswith("targets NVIDIA GPUs.")  # the verdict line says it
-        or (result.curated is False and "not in the curated catalog" in reason)
     )
 
 
@@ -115,7 +114,7 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
         )
     lines = [head]
     stack = bool(result.instead)
-    caveat = not_curated_line(result.curated, result.provenance, lang)
+    caveat = provenance_note(result.gpu, result.curated, result.provenance, lang)
     kept = [
         r
         for r in result.reasons
@@ -151,8 +150,7 @@ def render(result: CapabilityVerdict, question: str, lang: Lang) -> str:
                     f"Le moins cher pour y accéder : {text}",
                 )
             )
-    if caveat:  # a long-tail card: where its figures come from, after the verdict
-        lines.append(f"<sub>{result.gpu} — {caveat}.</sub>")
+    lines.append(caveat)  # a long-tail card: where its figures come from, after the verdict
     return "\n\n".join(line for line in lines if line)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from assistant.agent.offline.cues import asks_which_card
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
-from assistant.agent.offline.skills.gpu_lookup import asked_fields, not_curated_line
+from assistant.agent.offline.skills.gpu_lookup import asked_fields, provenance_note
 from assistant.agent.offline.texts import bullet_list, in_language, label, num, pick, value_word
 from assistant.knowledge.gpus import GpuCard
 from assistant.language import Lang
@@ -62,15 +62,6 @@ def _hardware_rows(cards: list[GpuCard], lang: Lang) -> list[str]:
             cells = " | ".join(_cell(field, v, lang) for v in values)
             rows.append(f"| {pick(lang, en, fr)} | {cells} |")
     return rows
-
-
-def _provenance_lines(cards: list[GpuCard], lang: Lang) -> list[str]:
-    """One note per long-tail card, after the comparison: where its figures come from."""
-    return [
-        f"<sub>{c.name} — {not_curated_line(c.curated, c.provenance, lang)}.</sub>"
-        for c in cards
-        if not c.curated
-    ]
 
 
 def _ratio(a: float | None, b: float | None) -> float | None:
@@ -164,7 +155,8 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
         notes = [n for n in (in_language(n, lang) for n in result.notes) if n]
         if notes:
             parts.append(bullet_list(notes))
-    parts += _provenance_lines(result.cards, lang)
+    # one note per long-tail card, after the comparison: where its figures come from
+    parts += [provenance_note(c.name, c.curated, c.provenance, lang) for c in result.cards]
     return "\n\n".join(p for p in parts if p)
 
 

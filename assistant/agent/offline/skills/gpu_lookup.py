@@ -77,19 +77,20 @@ def card_value(card: GpuCard, field: str, lang: Lang) -> str:
     return num(value, lang) if not isinstance(value, str) else value
 
 
-def not_curated_line(curated: bool | None, provenance: str | None, lang: Lang) -> str:
-    """For a long-tail card: where its figures come from, unchecked (a note after the answer,
-    never its first line)."""
+def provenance_note(name: str, curated: bool | None, provenance: str | None, lang: Lang) -> str:
+    """For a long-tail card, a note after the answer (never its first line): where its figures
+    come from, unchecked; '' for a curated card."""
     if curated is not False:
         return ""
     origin = provenance or pick(lang, "an outside database", "une base de données externe")
-    return pick(
+    said = pick(
         lang,
         f"not in the curated catalog: figures from {origin}, "
         "not checked against the vendor's documents",
         f"absente du catalogue vérifié : chiffres tirés de {origin}, "
         "non vérifiés dans les documents du fabricant",
     )
+    return f"<sub>{name} — {said}.</sub>"
 
 
 def _headline(card: GpuCard, lang: Lang) -> str:
@@ -241,7 +242,7 @@ def render(result: GpuLookup, question: str, lang: Lang) -> str:
 
 def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
     sep = " : " if lang == "fr" else ": "
-    caveat = not_curated_line(result.curated, result.provenance, lang)
+    caveat = provenance_note(card.name, result.curated, result.provenance, lang)
     headline = _headline(card, lang)
     link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
     lines = [link, headline]
@@ -273,8 +274,7 @@ def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
         lines.append(
             pick(lang, "Other variants: ", "Autres variantes : ") + ", ".join(result.alternatives)
         )
-    if caveat:  # a long-tail card: where its figures come from, after them
-        lines.append(f"<sub>{card.name} — {caveat}.</sub>")
+    lines.append(caveat)  # a long-tail card: where its figures come from, after them
     return "\n\n".join(line for line in lines if line)
 
 

@@ -70,6 +70,7 @@ def _row(similarity: float, rank: int, searched: int | None) -> tuple[float, ...
         "coverage": 0.8 if rank == 0 else 0.4,
         "coverage_margin": 0.4 if rank == 0 else -0.4,
         "other_kind": 0.0,
+        "identifier": 0.0,
     }
     return tuple(values[name] for name in FEATURES)
 

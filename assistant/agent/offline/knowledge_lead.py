@@ -139,6 +139,7 @@ def _options(
             e for e, _ in ranked if other_model_kind(reading.text, e) or other_task(reading.text, e)
         ),
         include,
+        lead_model.identifier_matches(reading.text),
     )
 
 

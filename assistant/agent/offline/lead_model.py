@@ -15,6 +15,7 @@ all (logged), never a guess.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,6 +49,7 @@ FEATURES: tuple[str, ...] = (
     "coverage",  # the rarity-weighted share of the entry's title or phrasing the question says
     "coverage_margin",  # that share minus the best other candidate's
     "other_kind",  # both name models, of different kinds (image vs language model)
+    "identifier",  # the entry names a rare identifier the question names (gfx1103, sm_89)
 )
 QUESTION_FEATURES: tuple[str, ...] = (
     "computed",  # a calculator answered with figures (a cost, a break-even, a speed)
@@ -193,14 +195,22 @@ def load_model() -> LeadModel | None:
 @lru_cache(maxsize=1)
 def _keyword_index() -> tuple[tuple[str, ...], LexicalIndex]:
     """BM25 over one text per entry: its title, phrasings and direct answer in both languages."""
-    from assistant.knowledge.entries import load_entries
     from assistant.retrieval.lexical import LexicalIndex
+
+    texts = _texts_by_entry()
+    ids = tuple(texts)
+    return ids, LexicalIndex([texts[i] for i in ids])
+
+
+@lru_cache(maxsize=1)
+def _texts_by_entry() -> dict[str, str]:
+    """One text per entry: its title, phrasings and direct answer in both languages."""
+    from assistant.knowledge.entries import load_entries
 
     texts: dict[str, list[str]] = {}
     for entry in load_entries():
         texts.setdefault(entry.id, []).extend([entry.title, *entry.asked, entry.answer])
-    ids = tuple(texts)
-    return ids, LexicalIndex([" ".join(texts[i]) for i in ids])
+    return {i: " ".join(t) for i, t in texts.items()}
 
 
 def keyword_scores(text: str) -> dict[str, float]:
@@ -215,6 +225,33 @@ def keyword_scores(text: str) -> dict[str, float]:
     return {i: float(s) / top for i, s in zip(ids, scores.tolist(), strict=True) if s > 0.0}
 
 
+# An identifier: letters and digits together ('gfx1103', 'sm_89', 'cudaerror700'), or an
+# environment variable's underscores; a word most entries say tells nothing.
+_IDENTIFIER = re.compile(r"(?=.*[a-z])(?=.*(?:\d|_))[a-z0-9_]{4,}")
+IDENTIFIER_ENTRIES = 3  # an identifier in more entries than this is common
+
+
+@lru_cache(maxsize=1)
+def _identifier_index() -> dict[str, frozenset[str]]:
+    """identifier → the entries whose title, phrasings or answer name it (the rare ones)."""
+    from assistant.knowledge.tokens import raw_tokens
+
+    named: dict[str, set[str]] = {}
+    for entry_id, text in _texts_by_entry().items():
+        for word in set(raw_tokens(text)):
+            if _IDENTIFIER.fullmatch(word):
+                named.setdefault(word, set()).add(entry_id)
+    return {w: frozenset(e) for w, e in named.items() if len(e) <= IDENTIFIER_ENTRIES}
+
+
+def identifier_matches(text: str) -> frozenset[str]:
+    """The entries that name a rare identifier the question names."""
+    from assistant.knowledge.tokens import raw_tokens
+
+    index = _identifier_index()
+    return frozenset(e for w in set(raw_tokens(text)) for e in index.get(w, ()))
+
+
 def candidates(
     ranked: Sequence[tuple[str, float]],
     median: float,
@@ -224,6 +261,7 @@ def candidates(
     coverage: dict[str, float] | None = None,
     other_kind: frozenset[str] = frozenset(),
     include: Sequence[str] = (),
+    identified: frozenset[str] = frozenset(),
 ) -> Options:
     """The candidate entries and their features, and the features of choosing none.
 
@@ -231,7 +269,8 @@ def candidates(
     `median`: the question's median cosine over every entry; `keywords`: `keyword_scores`;
     `retrieved`: the searched passages' entry ids, best first (None for a guide passage);
     `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model;
-    `include`: entries that are candidates however far they rank (those in `ranked`)."""
+    `include`: entries that are candidates however far they rank (those in `ranked`);
+    `identified`: `identifier_matches`, also candidates however far they rank."""
     scores = dict(ranked)
     covered = {e: (coverage or {}).get(e, 0.0) for e in scores}
     nearest = ranked[0][1] if ranked else median
@@ -256,7 +295,11 @@ def candidates(
     chosen = list(
         dict.fromkeys(
             [e for e, _ in ranked[:NEAREST]]
-            + [e for e in [*searched, *by_keywords[:KEYWORD], *include] if e in scores]
+            + [
+                e
+                for e in [*searched, *by_keywords[:KEYWORD], *include, *sorted(identified)]
+                if e in scores
+            ]
         )
     )
     top_covered = sorted(((e, covered[e]) for e in chosen), key=lambda x: -x[1])[:2]
@@ -278,6 +321,7 @@ def candidates(
             covered[entry_id],
             covered[entry_id] - max((v for e, v in top_covered if e != entry_id), default=0.0),
             float(entry_id in other_kind),
+            float(entry_id in identified),
         )
         found.append(Candidate(entry_id, row))
     return Options(tuple(found), question)

@@ -80,7 +80,8 @@ _NUM = r"\d{1,3}(?:(?:,|\u202f| )\d{3})+(?![\d.,])|\d+(?:[.,]\d+)?|" + "|".join(
 
 @cache
 def _duration_re() -> re.Pattern[str]:
-    # 'per working day': a day of work qualified with the working-day words of quantities.toml
+    # 'per working day', 'every workday': a day of work qualified with the working-day words of
+    # quantities.toml
     from assistant.agent.offline.phrases import alternation, tables
 
     qualifiers = alternation(tables()["working_days"]["qualifiers"])
@@ -90,7 +91,7 @@ def _duration_re() -> re.Pattern[str]:
         rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
         # '8 h of use a day', '1 hr generating per day': the activity between length and period
         rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}}|\s+[^\W\d_]{{2,}}ing)?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)"
-        rf"(?:(?:{qualifiers})\s+)?(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
+        rf"(?:(?:{qualifiers})\s*)?(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
         rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
         # "an 8-hour workday": the hours of each day of work
         rf"|work-?days?|working days?|business days?))?",

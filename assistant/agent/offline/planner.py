@@ -217,22 +217,32 @@ def _with_companions(reading: Reading) -> list[str]:
     if (
         not intents
         and len(named_cards(ent)) >= 2
-        and ("compare" in concepts or (ent.options and (ent.models or ent.model_size_b)))
+        and (
+            {"compare", "hindsight"} & concepts
+            or (ent.options and (ent.models or ent.model_size_b))
+        )
     ):
         # 'Orin NX 16 Go or Orin Nano Super 8 Go: what is the real difference?', 'a DGX Spark or
         # 2x RTX 5090 for R1 671B?' with no tool asked: the cards named, side by side (and the
         # model on each, below)
         intents.append("gpu_compare")
+    elif "hindsight" in concepts and len(named_cards(ent)) >= 2 and "gpu_compare" not in intents:
+        # 'in hindsight would an RTX 5070 have been smarter? same price here': the card owned
+        # and the other compared, not the other's price
+        intents = ["gpu_compare", *(i for i in intents if i != "purchase_price")]
     buying = "rent_vs_buy" in intents and not names_renting(reading)
     if (
         ent.options
         and (ent.models or ent.model_size_b)
         and len(named_cards(ent)) >= 2
-        and CARD_CHOICE & set(intents)
+        and (CARD_CHOICE & set(intents) or buying)
         and not reading.follow_up
     ):
         # Cards named as options for a model: each checked on its own against it, next to their
-        # figures side by side (the writer leads with the pick).
+        # figures side by side (the writer leads with the pick). Cards to buy with no rental to
+        # weigh ('sell the 4 4090s and buy one RTX PRO 6000, for our 70B?') are such options.
+        if buying:
+            intents.remove("rent_vs_buy")
         for name in ("gpu_compare", "workload_fit"):
             if name in intents:
                 intents.remove(name)

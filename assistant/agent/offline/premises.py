@@ -158,7 +158,7 @@ def spec_claim(text: str) -> SpecClaim | None:
     pattern, fields = _claim_pattern()
     found = pattern.search(folded)
     if found is None:
-        return _generation_claim(text, folded)
+        return _generation_claim(text, folded) or _figure_first_claim(text, folded)
     spans = find_gpu_spans(text)
     before = [card for card, _, end in spans if end <= found.start()]
     after = [card for card, start, _ in spans if start >= found.end() - 1]
@@ -172,11 +172,54 @@ def spec_claim(text: str) -> SpecClaim | None:
     return claim
 
 
+@lru_cache(maxsize=1)
+def _figure_first_pattern() -> tuple[re.Pattern[str], dict[str, str]]:
+    """'<figure> [is] <higher|lower>' with no 'than' ('… plus rapide qu'une 3060 parce que sa
+    bande passante est plus élevée'), on folded text; and the field each figure's word names."""
+    conf = _data()["spec_claim"]
+    fields = {w: field for field, words in conf["fields"].items() for w in words}
+    pattern = re.compile(
+        rf"\b(?P<field>{_alternatives(list(fields))})\s+(?:\w+\s+){{0,2}}?"
+        rf"(?:(?P<more>{_alternatives(conf['more'])})|(?P<less>{_alternatives(conf['less'])}))",
+        re.IGNORECASE,
+    )
+    return pattern, fields
+
+
+def _figure_first_claim(text: str, folded: str) -> SpecClaim | None:
+    """A figure said higher or lower, in a sentence naming two cards: the first card named is the
+    one said to have it ('la 4060 Ti est plus rapide qu'une 3060 parce que sa bande passante est
+    plus élevée')."""
+    from assistant.knowledge.matching import find_gpu_spans
+
+    pattern, fields = _figure_first_pattern()
+    found = pattern.search(folded)
+    if found is None:
+        return None
+    start = max(folded.rfind(mark, 0, found.start()) for mark in ".?!\n") + 1
+    ends = [i for i in (folded.find(mark, found.end()) for mark in ".?!\n") if i >= 0]
+    end = min(ends, default=len(folded))
+    cards: list[GpuCard] = []
+    for card, s, _ in find_gpu_spans(text):
+        if start <= s < end and all(c.name != card.name for c in cards):
+            cards.append(card)
+    if len(cards) != 2:
+        return None
+    field = fields[found.group("field").lower()]
+    claim = SpecClaim(cards[0], cards[1], field, "more" if found.group("more") else "less")
+    if getattr(claim.subject, field, None) is None or getattr(claim.other, field, None) is None:
+        return None
+    return claim
+
+
 def pooled_memory(text: str, ent: Entities) -> bool:
     """Whether the question asks a memory figure that is its cards' memories added up (at least
-    two cards, the figure above the largest card's own memory)."""
+    two cards, the figure above the largest card's own memory), with no way named to split the
+    model across them (`splits_the_model`)."""
     from assistant.knowledge.matching import match_gpu
 
+    if splits_the_model(text):
+        return False
     memories: list[float] = []
     sums: set[float] = set()
     for name in ent.gpus:
@@ -194,6 +237,20 @@ def pooled_memory(text: str, ent: Entities) -> bool:
         any(abs(float(m.group(1)) - total) < 1 for total in sums)
         and float(m.group(1)) > max(memories)
         for m in _MEMORY_FIGURE.finditer(text)
+    )
+
+
+def splits_the_model(text: str) -> bool:
+    """The message names a way to split a model across cards: llama.cpp's layer split, tensor
+    parallelism, a serving engine that shards (the cards' memories then serve together)."""
+    from assistant.agent.offline.quantities import phrase_spans
+    from assistant.knowledge.names import fold
+
+    words = [str(w) for w in _data()["pooled_memory"]["split_by"]]
+    return bool(
+        re.search(rf"(?<![\w-])(?:{_alternatives(words)})", fold(text), re.IGNORECASE)
+        or phrase_spans("tensor_parallel", text)
+        or phrase_spans("equal_shares", text)
     )
 
 

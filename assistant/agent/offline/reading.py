@@ -235,6 +235,8 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     reading = Reading(question, language, injection, text, entities, intents=intents)
     order: list[str] = []
     questions = 0
+    asking: list[str] = []  # what the clauses that ask land on, in order
+    stated: set[str] = set()  # and the clauses that only state something
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
         asks = _asks(text, clause)
         questions += asks
@@ -242,6 +244,11 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         reading.clauses.append(clause_ent)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
+        if top.score >= CLAUSE_MIN and top.intent in tool_intents():
+            if asks:
+                asking.append(top.intent)
+            else:
+                stated.add(top.intent)
         if (
             top.intent in reading.intents
             and top.score >= CLAUSE_MIN
@@ -250,6 +257,11 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
             reading.clause_entities[top.intent] = clause_ent
             if "?" not in text or asks:
                 order.append(top.intent)
+    told = reading.intents[0] in stated - set(asking) and reading.intents[0] in PURCHASE_TOLD
+    if asking and told and not own.hourly_rates:
+        # 'bought a used M1 Max ($1,700) … can it run Llama 3.3 70B at Q4?': what a statement
+        # of the message lands on (a purchase) is its setting; what its questions ask leads
+        reading.intents = list(dict.fromkeys(asking))
     if "?" in text and questions < 2:
         # One question and statements around it: the message as a whole says what comes first
         order = []
@@ -267,6 +279,10 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         _carry_model(reading, own, history)
     return reading
 
+
+# A purchase a statement tells ('bought a used M1 Max ($1,700)') with no rental to weigh it
+# against: the message's setting, not its question.
+PURCHASE_TOLD = frozenset({"rent_vs_buy", "purchase_price"})
 
 # What a question that names no card takes from the asker's earlier turns: the card they said
 # they have, how many, and its memory.
@@ -288,6 +304,7 @@ def _carry_cards(reading: Reading, own: Entities, history: list[tuple[str, str]]
         if earlier.gpus or earlier.unknown_gpus:
             carried = {slot: getattr(earlier, slot) for slot in CARRIED_CARD_SLOTS}
             reading.entities = reading.entities.model_copy(update=carried)
+            reading.entities = _one_card(reading.text, reading.entities, history)
             return
 
 
@@ -318,7 +335,9 @@ def _set_beside_earlier(reading: Reading, own: Entities, history: list[tuple[str
 
     if len(own.gpus) != 1 or own.unknown_gpus:
         return
-    if "compare" not in concepts_in(reading.text) and not phrase_spans("replaces", reading.text):
+    if not {"compare", "hindsight"} & concepts_in(reading.text) and not phrase_spans(
+        "replaces", reading.text
+    ):
         return
     for earlier in _earlier_turns(history):
         other = [g for g in earlier.gpus if g not in own.gpus]
@@ -408,6 +427,8 @@ def _complete_from_history(
         inherited = inherited.model_copy(
             update={"gpus": [], "unknown_gpus": [], "card_memory": {}, "card_counts": {}}
         )
+    else:
+        inherited = _one_card(reading.text, inherited, history)
     reading.entities = merge_entities(inherited, own)
     if not (own.gpus or own.unknown_gpus):
         reading.entities.options = inherited.options  # the cards and how they relate carry on
@@ -424,6 +445,32 @@ def _complete_from_history(
     elif prev_tools:
         reading.intents = _adapt_previous(prev_tools, reading.entities, own)
     reading.clause_entities = {}
+
+
+def _one_card(text: str, inherited: Entities, history: list[tuple[str, str]]) -> Entities:
+    """'the card is rated 295 W' after 'other option is 2 used 3090s': one card, so not the pair
+    the last turn named but the single card of an earlier turn (the latest), when there is one."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    if not phrase_spans("one_card", text) or not inherited.gpus:
+        return inherited
+    if all(inherited.gpu_counts.get(g, 1) <= 1 for g in inherited.gpus):
+        return inherited
+    for earlier in _earlier_turns(history):
+        single = [g for g in earlier.gpus if earlier.gpu_counts.get(g, 1) <= 1]
+        if single:
+            return inherited.model_copy(
+                update={
+                    "gpus": single[:1],
+                    "unknown_gpus": [],
+                    "gpu_count": None,
+                    "gpu_counts": {},
+                    "card_counts": {},
+                    "card_memory": {k: v for k, v in earlier.card_memory.items() if k == single[0]},
+                    "options": False,
+                }
+            )
+    return inherited
 
 
 def _adapt_previous(previous: list[str], ent: Entities, own: Entities) -> list[str]:

@@ -587,6 +587,9 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         assert skill is not None
         ok = [r for r in group if not r.error]
         texts = skill.answer_many([r.result for r in ok], reading.text, reading.language)
+        if name == "gpu_compare" and weighed is not None:
+            # the options' pick leads (counts included): no second pick on one card each
+            texts = [_without_pick(t, r, reading.language) for t, r in zip(texts, ok, strict=False)]
         failed = [r for r in group if r.error] + [
             r for r, t in zip(ok, texts, strict=False) if t is None
         ]
@@ -607,6 +610,17 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
     # "Does DeepFaceLab work on an Arc A770?": the program's verdict answers it, before any
     # comparison of the cards named
     return program_first + [t for t in sections if t not in program_first], errors
+
+
+def _without_pick(text: str | None, result: ToolResult, lang: Lang) -> str | None:
+    """A comparison's section without its own pick, which reads each card alone."""
+    from assistant.agent.offline.skills.common import memory_pick
+
+    cards = result.result.get("cards") if isinstance(result.result, dict) else None
+    if not text or not cards:
+        return text
+    pick_line = memory_pick([c["name"] for c in cards if isinstance(c, dict)], lang).strip()
+    return text.replace(pick_line, "").strip() if pick_line else text
 
 
 def _program_verdict(result: ToolResult) -> bool:

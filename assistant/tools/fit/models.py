@@ -138,10 +138,12 @@ class FitQuery(NullsMeanDefaults):
         description="Several cards, identical or not: ['4x A10G'], ['RTX 3090', 'RTX 4090'] or "
         "['RTX 3090 + RTX 4090']; replaces gpu and num_gpus",
     )
-    multi_gpu: Literal["shard", "replicate"] = Field(
+    multi_gpu: Literal["shard", "equal", "replicate"] = Field(
         default="shard",
-        description="With several cards: shard one model across them (tensor/pipeline parallel, "
-        "llama.cpp layer split), or replicate: one full copy per card",
+        description="With several cards: shard one model across them, each card's share in "
+        "proportion to its memory (llama.cpp layer split, accelerate); equal: shard in equal "
+        "shares, so the smallest card limits (tensor parallel in vLLM, SGLang, TensorRT-LLM); or "
+        "replicate: one full copy per card",
     )
     machine: ProbeReport | None = Field(
         default=None,
@@ -223,7 +225,7 @@ class CardLoad(BaseModel):
 class MultiGpu(BaseModel):
     """How several cards share (or each hold) the workload, and what that means."""
 
-    mode: Literal["shard", "replicate"]
+    mode: Literal["shard", "equal", "replicate"]
     cards: int
     total_vram_gb: float = Field(description="Sum over the cards; not one pool")
     sharded_gb: float = Field(description="Weights, KV cache, optimizer states... split over cards")

@@ -1,6 +1,6 @@
 """Placing a workload on several cards: sharded across them (each card holds its share of the
-weights, KV cache and optimizer state, plus its own activations and CUDA context) or one copy per
-card; the load of each card, and what the interconnect means. The smallest card is the fullest
+weights, KV cache and optimizer state, in proportion to its memory or in equal shares, plus its
+own activations and CUDA context) or one copy per card; the load of each card, and what the interconnect means. The smallest card is the fullest
 one relative to its size, so its figures are the ones reported."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def placed(setup: Setup, cards: CardSet, mode: str) -> Setup:
         return setup if mode == "shard" else setup.with_(num_gpus=1, shard_fraction=None)
     if n == 1 or mode == "replicate":
         return setup.with_(num_gpus=1, shard_fraction=None)
-    if not cards.mixed:
+    if not cards.mixed or mode == "equal":
         return setup.with_(num_gpus=n, shard_fraction=None)
     smallest = binding_slot(cards)
     assert smallest is not None
@@ -50,7 +50,13 @@ def spread(
     shared, kept = sharded_and_kept(whole)
     loads = []
     for slot in cards.slots:
-        share = shared if mode == "replicate" else shared * slot.vram_gb / cards.total_vram_gb
+        share = (
+            shared
+            if mode == "replicate"
+            else shared / n
+            if mode == "equal"
+            else shared * slot.vram_gb / cards.total_vram_gb
+        )
         load = round(share + kept, 2)
         loads.append(
             CardLoad(
@@ -62,15 +68,18 @@ def spread(
             )
         )
     notes_map = rules.multi_gpu_notes
-    keys = ["not_one_pool", "replicate" if mode == "replicate" else "shard"]
+    sharded = mode != "replicate"
+    keys = ["not_one_pool", "shard" if sharded else "replicate"]
+    if mode == "equal" and cards.mixed:
+        keys.remove("shard")  # each card's share does not follow its memory: said below
     link = interconnect(cards)
-    if mode == "shard" and link in ("nvlink", "pcie"):
+    if sharded and link in ("nvlink", "pcie"):
         keys.append(link)
-    if mode == "shard" and cards.mixed:
-        keys.append("mixed")
+    if sharded and cards.mixed:
+        keys.append("mixed_equal" if mode == "equal" else "mixed")
     notes = [notes_map[k] for k in keys if k in notes_map]
     notes_fr = [notes_map[f"{k}_fr"] for k in keys if f"{k}_fr" in notes_map]
-    if link == "unknown" and mode == "shard":
+    if link == "unknown" and sharded:
         notes.append(
             "Whether the cards are linked by NVLink is not known: over PCIe alone, tensor parallelism is slower."
         )

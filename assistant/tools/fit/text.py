@@ -163,7 +163,12 @@ def formula(est: Estimate, multi: MultiGpu | None) -> str:
         sums[line.item] = sums.get(line.item, 0.0) + line.gb
     terms = " + ".join(f"{item} {gb:.2f}" for item, gb in sums.items())
     out = f"{terms} = {est.total_gb:.2f} GB (the breakdown gives each term's inputs)"
-    if multi is not None and multi.mode == "shard":
+    if multi is not None and multi.mode == "equal":
+        out += (
+            f"; per card: sharded part {multi.sharded_gb:.2f} GB / {multi.cards} (equal shares) "
+            f"+ {multi.per_card_gb:.2f} GB it keeps itself"
+        )
+    elif multi is not None and multi.mode == "shard":
         out += (
             f"; per card: sharded part {multi.sharded_gb:.2f} GB x the card's share of "
             f"{multi.total_vram_gb:g} GB + {multi.per_card_gb:.2f} GB it keeps itself"

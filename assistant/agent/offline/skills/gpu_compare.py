@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.cues import asks_which_card
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
@@ -136,8 +137,10 @@ def render(result: GpuComparison, question: str, lang: Lang) -> str:
     speed ratios when a speed-up is asked, the leader on each figure asked, then the table and
     the comparison's notes."""
     parts = [_speed_ratios(result.cards, question, lang)]
-    if len(result.cards) >= 2 and asks_which_card(question) and not asked_fields(question):
-        # "which one should I take?" gets the pick; "which card has more VRAM?" the figure's leader
+    choose = asks_which_card(question) or names_concept("hindsight", question)
+    if len(result.cards) >= 2 and choose and not asked_fields(question):
+        # "which one should I take?" (or "would the 5070 have been smarter?") gets the pick;
+        # "which card has more VRAM?" the figure's leader
         parts.insert(0, memory_pick([c.name for c in result.cards], lang).strip())
     parts += [render_unknown(u.name, u.suggestions, lang) for u in result.unknown]
     if result.cards and result.rows:

@@ -411,7 +411,7 @@ def _count_head(result: FitResult, question: str, lang: Lang) -> str | None:
 def _sharded_over(result: FitResult, lang: Lang) -> tuple[int, str]:
     """How many cards the model is sharded over (1 when not), and where it runs ('8 × H200')."""
     multi = result.multi_gpu
-    cards = multi.cards if multi is not None and multi.mode == "shard" else 1
+    cards = multi.cards if multi is not None and multi.mode != "replicate" else 1
     where = result.gpu or gb(result.capacity_gb, lang)
     if cards > 1 and result.gpu and "×" not in result.gpu:
         where = f"{cards} × {result.gpu}"
@@ -835,9 +835,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if len(every) > len(cards) and names_concept("several_gpus", reading.text):
         cards = every  # 'a 3090 … in the same PC as my 4090': the message's cards, together
     if len(cards) >= 2:
-        # Several cards named: one machine holding them all (the tool's `gpus`).
+        # Several cards named: one machine holding them all (the tool's `gpus`), in equal shares
+        # when a tensor-parallel engine serves them (vLLM, SGLang: the smallest card limits)
         del base["num_gpus"]
-        return [{**base, "gpus": cards}]
+        counted = [f"{n}x {c}" if (n := ent.count_of(c) or 1) > 1 else c for c in cards]
+        return [{**base, "gpus": counted, **_equal_shares(reading.text)}]
     target = (
         {"gpu": cards[0], "vram_gb": ent.memory_of(cards[0])} if cards else {"vram_gb": ent.vram_gb}
     )
@@ -852,6 +854,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         ]  # fmt: skip
     sibling = _sibling(ent, model)
     return [{**base, **target}] + ([{**base, "model": sibling, **target}] if sibling else [])
+
+
+def _equal_shares(text: str) -> dict[str, str]:
+    """The tool's equal-share placement when the message names tensor parallelism or an engine
+    that shards in equal shares; nothing (the tool's default split) otherwise."""
+    from assistant.agent.offline.quantities import phrase_spans
+
+    if phrase_spans("tensor_parallel", text) or phrase_spans("equal_shares", text):
+        return {"multi_gpu": "equal"}
+    return {}
 
 
 def _method_of_another(reading: Reading, model: str) -> bool:

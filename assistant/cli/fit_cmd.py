@@ -40,7 +40,8 @@ def register(sub: Any) -> None:
             "Estimate the memory a model needs and compare it with a GPU from the catalog or a memory size: "
             "weights at a precision, KV cache, optimizer states, gradients, activations, text encoders and VAE, "
             "overhead; with assumptions, sources, the nearest measured figure and what would make it fit. "
-            "Several cards (--cards, --gpus) are sized sharded or one copy each (--replicate); the precision "
+            "Several cards (--cards, --gpus) are sized sharded (in equal shares with --equal) or one copy "
+            "each (--replicate); the precision "
             "is checked against the card (FP8 needs CC 8.9+, BF16 8.0+); with no --precision the common "
             "ones are compared side by side. Memory is in binary GB, the unit cards are sold in. "
             "MODEL may be a name ('llama 3 70b', 'flux dev', sdxl), a size ('70B') or a whole question "
@@ -123,6 +124,13 @@ def register(sub: Any) -> None:
         action="store_true",
         help="with several cards, one full copy per card instead of one model sharded across them",
     )
+    p.add_argument(
+        "--equal",
+        action="store_true",
+        help="with several different cards, shard in equal shares as tensor parallelism does "
+        "(vLLM, SGLang, TensorRT-LLM): the smallest card limits; default: shares in proportion "
+        "to each card's memory (llama.cpp, accelerate)",
+    )
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -176,6 +184,8 @@ def build_query(args: argparse.Namespace) -> Any:
         fields["gpus"] = args.cards
     if args.replicate:
         fields["multi_gpu"] = "replicate"
+    elif args.equal:
+        fields["multi_gpu"] = "equal"
     if args.here:
         from assistant.tools.probe import probe_local_gpus
 

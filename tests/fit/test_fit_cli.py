@@ -156,6 +156,16 @@ def test_several_cards_flag_and_question(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and "One copy per card" in out and "Cards:" in out
 
 
+def test_equal_shares_are_a_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["fit", "14B", "--precision", "bf16", "--cards", "RTX 4090", "RTX 3060 12GB", "--json"]
+    code, out, _ = run(capsys, *args)
+    assert code == 0 and json.loads(out)["verdict"] != "does_not_fit"
+    code, out, _ = run(capsys, *args, "--equal")
+    data = json.loads(out)
+    assert code == 0 and data["verdict"] == "does_not_fit"
+    assert data["multi_gpu"]["mode"] == "equal"
+
+
 def test_human_output_shows_the_side_by_side_and_the_precision_check(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

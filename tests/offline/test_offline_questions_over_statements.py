@@ -2,9 +2,12 @@
 a follow-up about a pair; an average draw priced first; cards to buy for a model weighed as
 options; several cards in equal shares under tensor parallelism; the count of each card placed;
 a split named keeps the summed memory; a figure said higher with no 'than'; a workday's hours;
-a card weighed in hindsight; a rare identifier that leads to its entry."""
+a card weighed in hindsight; a rare identifier that leads to its entry; the cards of one machine
+billed together; buying against renting keeps the card bought."""
 
 from __future__ import annotations
+
+import re
 
 from assistant import ask
 from assistant.agent.offline.concepts import concepts_in
@@ -159,3 +162,30 @@ def test_chinese_card_requests_name_the_recommend_concept() -> None:
 def test_a_rare_identifier_names_its_entry() -> None:
     assert "amd-apu-support" in identifier_matches("ROCm 7.0 with gfx1103 not detected")
     assert identifier_matches("which GPU should I buy?") == frozenset()
+
+
+def test_the_cards_of_one_machine_draw_together() -> None:
+    text = ask(
+        "Électricité : 3090 ~350 W + 2 x 3060 ~170 W, en charge 8 h par jour, 30 jours. Je paie "
+        "environ 1,6 DH le kWh. ça me coûte combien par mois ?"
+    ).text
+    first = text.split("\n")[0]
+    assert (
+        "690 W" in first and "265\u00a0MAD par mois" in first
+    )  # 350 + 2 × 170, not one vs another
+
+
+def test_buying_against_renting_does_not_pull_in_an_earlier_card() -> None:
+    history = [
+        ("user", "does a full fine-tune of Qwen2.5-32B fit on 8x H200? would 8x H100 80GB work?"),
+        ("assistant", "Both fit."),
+    ]
+    text = ask(
+        "longer term: buy our own 8x H200 box (quote ~$300k) vs keep renting at ~$3.50/GPU-hour? "
+        "we'd use it maybe 40% of the time. break-even?",
+        history=history,
+    ).text
+    first = text.split("\n")[0]
+    assert "8 × H200 SXM 141GB" in first and "H100" not in first
+    hours = int(re.search(r"after ([\d,]+) hours", first).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert 10_000 < hours < 12_000  # $300,000 against 8 × $3.50 an hour, less the power

@@ -333,8 +333,8 @@ def _set_beside_earlier(reading: Reading, own: Entities, history: list[tuple[str
     from assistant.agent.offline.concepts import concepts_in
     from assistant.agent.offline.quantities import phrase_spans
 
-    if len(own.gpus) != 1 or own.unknown_gpus:
-        return
+    if len(own.gpus) != 1 or own.unknown_gpus or own.hourly_rates:
+        return  # 'buy an 8x H200 box vs keep renting at $3.50/GPU-hour?': buying against renting
     if not {"compare", "hindsight"} & concepts_in(reading.text) and not phrase_spans(
         "replaces", reading.text
     ):

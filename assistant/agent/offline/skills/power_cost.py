@@ -585,6 +585,21 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         replaced = bool(phrase_spans("replaces", reading.text))
         others = [] if replaced else [c["gpu"] for c in calls[1:] if c.get("gpu")]
         return [{**calls[0], "psu_w": whole.psu_w, "other_gpus": others}]
+    if (
+        not alone
+        and not whole.options
+        and not named & {"compare", "psu"}
+        and not whole.speedups
+        and not _HYPOTHETICAL.search(reading.text)
+        and _in_one_sentence(reading.text)
+    ):
+        machine = _one_machine(calls)
+        if machine is not None:
+            # '3090 ~350 W + 2 x 3060 ~170 W, 8 h a day: what per month?': the cards of one
+            # machine, named with '+' or 'and' and not weighed against each other, draw together
+            return [{**machine, "idle_w": idle_w, "idle_hours_per_day": idle,
+                     "always_on": whole.always_on, "system_w": whole.rest_w,
+                     "system_idle_w": machine_idle, "rent_rate": None}]  # fmt: skip
     if not alone:
         _compared_use(calls, whole, ent, work)
     if (
@@ -614,6 +629,33 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             {**c, "gpu": None, "gpu_count": 1} if _above_one_cards_draw(c) else c for c in calls
         ]
     return calls
+
+
+def _in_one_sentence(text: str) -> bool:
+    """Whether every card the message names sits in one sentence ('3090 ~350 W + 2 x 3060'), not
+    one card then another asked about in a sentence of its own ('And with a 4090 at 450 W?')."""
+    from assistant.knowledge.matching import find_gpu_spans
+
+    spans = find_gpu_spans(text)
+    if not spans:
+        return False
+    start, end = min(s for _, s, _ in spans), max(e for _, _, e in spans)
+    return re.search(r"[.?!](?:\s|$)", text[start:end]) is None
+
+
+def _one_machine(calls: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """One call for the cards of one machine: their draws (as stated, else each card's board
+    power) times their counts, added up; None when a card's draw is unknown."""
+    from assistant.knowledge.matching import match_gpu
+
+    total = 0.0
+    for call in calls:
+        found = match_gpu(call["gpu"]).gpu if call.get("gpu") else None
+        watts = call.get("power_w") or (found.tdp_w if found is not None else None)
+        if not watts:
+            return None
+        total += float(watts) * (call.get("gpu_count") or 1)
+    return {**calls[0], "gpu": None, "gpu_count": 1, "power_w": total}
 
 
 # A stated draw above this many times a card's board power cannot be one card's.

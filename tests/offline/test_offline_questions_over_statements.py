@@ -189,3 +189,9 @@ def test_buying_against_renting_does_not_pull_in_an_earlier_card() -> None:
     assert "8 × H200 SXM 141GB" in first and "H100" not in first
     hours = int(re.search(r"after ([\d,]+) hours", first).group(1).replace(",", ""))  # type: ignore[union-attr]
     assert 10_000 < hours < 12_000  # $300,000 against 8 × $3.50 an hour, less the power
+
+
+def test_a_model_s_active_parameters_are_no_card() -> None:
+    ent = extract_entities("5080 (16gb). can i run Wan 2.2, the 14B one (A14B?) at 720p?")
+    assert ent.unknown_gpus == []
+    assert ent.gpus == ["GeForce RTX 5080"]

@@ -888,6 +888,8 @@ def _looks_like_memory_or_model(name: str, text: str, end: int) -> bool:
 
     if is_chipset(name):
         return True
+    if re.fullmatch(r"[a-z]?\d+(?:\.\d+)?b", name.lower()):
+        return True  # 'the 14B one (A14B?)': a model's (active) parameters, not a card
     tail = text[end : end + 12].lower()
     if re.match(r"\.\d", tail):
         return True

@@ -101,3 +101,10 @@ def test_a_count_without_a_card_still_splits_the_model() -> None:
     w1 = sum(x.gb for x in one.breakdown if x.item == "weights")
     w2 = sum(x.gb for x in two.breakdown if x.item == "weights")
     assert w2 == pytest.approx(w1 / 2, abs=0.002)
+
+
+def test_equal_shares_with_a_count_and_no_card_split_like_the_default() -> None:
+    query = {"model": "Llama 3.1 70B", "precision": "int4", "vram_gb": 24, "num_gpus": 2}
+    even = estimate_fit(FitQuery(**query))
+    equal = estimate_fit(FitQuery(**query, multi_gpu="equal"))
+    assert equal.total_gb == even.total_gb and equal.verdict == even.verdict

@@ -240,15 +240,21 @@ def pooled_memory(text: str, ent: Entities) -> bool:
     )
 
 
+@lru_cache(maxsize=1)
+def _split_pattern() -> re.Pattern[str]:
+    """premises.toml's ways to split a model across cards, on folded text."""
+    words = [str(w) for w in _data()["pooled_memory"]["split_by"]]
+    return re.compile(rf"(?<![\w-])(?:{_alternatives(words)})", re.IGNORECASE)
+
+
 def splits_the_model(text: str) -> bool:
     """The message names a way to split a model across cards: llama.cpp's layer split, tensor
     parallelism, a serving engine that shards (the cards' memories then serve together)."""
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.knowledge.names import fold
 
-    words = [str(w) for w in _data()["pooled_memory"]["split_by"]]
     return bool(
-        re.search(rf"(?<![\w-])(?:{_alternatives(words)})", fold(text), re.IGNORECASE)
+        _split_pattern().search(fold(text))
         or phrase_spans("tensor_parallel", text)
         or phrase_spans("equal_shares", text)
     )

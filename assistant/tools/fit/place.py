@@ -1,7 +1,8 @@
 """Placing a workload on several cards: sharded across them (each card holds its share of the
 weights, KV cache and optimizer state, in proportion to its memory or in equal shares, plus its
-own activations and CUDA context) or one copy per card; the load of each card, and what the interconnect means. The smallest card is the fullest
-one relative to its size, so its figures are the ones reported."""
+own activations and CUDA context) or one copy per card; the load of each card, and what the
+interconnect means. The smallest card is the fullest one relative to its size, so its figures are
+the ones reported."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def placed(setup: Setup, cards: CardSet, mode: str) -> Setup:
     """The setup as the binding card sees it: its share of the sharded state, or the whole."""
     n = len(cards.slots)
     if n == 0:  # no card named: the query's own count (num_gpus) splits the model evenly
-        return setup if mode == "shard" else setup.with_(num_gpus=1, shard_fraction=None)
+        return setup if mode != "replicate" else setup.with_(num_gpus=1, shard_fraction=None)
     if n == 1 or mode == "replicate":
         return setup.with_(num_gpus=1, shard_fraction=None)
     if not cards.mixed or mode == "equal":

@@ -142,13 +142,18 @@ def topic_for_part(part: int) -> Topic | None:
     return next((t for t in load_topics() if t.part == part), None)
 
 
+# A name starts after a non-word character or after an identifier's underscore: "allow_tf32",
+# "use_fp16", "enable_fp8" name TF32, FP16, FP8; a dot or a letter before it does not.
+_ALIAS_START = r"(?<![^\W_]|\.)"
+
+
 @lru_cache(maxsize=1)
 def _alias_patterns() -> list[tuple[re.Pattern[str], Topic]]:
     pairs = []
     for topic in load_topics():
         for alias in {fold(a) for a in [topic.key.replace("_", " "), *topic.aliases]}:
             if len(alias) >= 2:
-                pattern = re.compile(r"(?<![\w.])" + re.escape(alias) + r"(?![\w])")
+                pattern = re.compile(_ALIAS_START + re.escape(alias) + r"(?![\w])")
                 pairs.append((pattern, topic))
     return pairs
 

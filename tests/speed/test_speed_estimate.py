@@ -89,7 +89,7 @@ def test_model_without_size_is_refused_clearly() -> None:
         (SpeedQuery(model="8B", gpu="RTX 4090", backend="mlx"), "Apple"),
         (SpeedQuery(model="8B", gpu="M2 Ultra", backend="exllamav2"), "Apple"),
         (SpeedQuery(model="8B", gpu="RTX 4090", precision="q3_weird"), "Unknown precision"),
-        (SpeedQuery(model="8B"), "bandwidth_gbs"),
+        (SpeedQuery(model="8B"), "memory bandwidth in GB/s"),
     ],
 )
 def test_impossible_combinations_are_messages(query: SpeedQuery, words: str) -> None:

@@ -824,6 +824,19 @@ def _tdp(name: str) -> float | None:
     return float(card.tdp_w) if card is not None and card.tdp_w else None
 
 
+def named_methods(text: str) -> list[str]:
+    """The fine-tuning methods (QLoRA, LoRA, full) a message names, in its order: 'a QLoRA of
+    Llama 3.1 8B? and a 16-bit LoRA? and a full fine-tune?' names three."""
+    found = [
+        (m.start(), method)
+        for method, pattern in _METHOD
+        if method in ("qlora", "lora", "full")
+        for m in pattern.finditer(text)
+        if not negated_at(text, m.start())
+    ]
+    return list(dict.fromkeys(method for _, method in sorted(found)))
+
+
 def _bare_gpu_count(text: str) -> int | None:
     """How many GPUs the message counts without naming the card, if it does ('8 GPUs', '4
     stores, one jetson each'); not a count it asks whether it needs."""

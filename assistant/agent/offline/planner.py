@@ -185,6 +185,11 @@ def _with_companions(reading: Reading) -> list[str]:
         # fit together is the fit's; it leads when it is asked before the speed.
         first = _asked_before(reading.text, "concurrency", "speed")
         intents.insert(intents.index("llm_speed") + (0 if first else 1), "workload_fit")
+    elif "llm_speed" in intents and "workload_fit" not in intents and held and "fit" in concepts:
+        # 'Mistral Small 24B at Q4_K_M: does it fit in 16 GB? and how fast?': both are asked,
+        # in the message's order
+        first = _asked_before(reading.text, "fit", "speed")
+        intents.insert(intents.index("llm_speed") + (0 if first else 1), "workload_fit")
     if (
         "workload_fit" not in intents
         and "fit" in concepts

@@ -188,6 +188,9 @@ def count_each(text: str, end: int) -> int | None:
     `end`) say so: '4 stores, one Jetson each' → 4, 'a 3090 per machine … 3 machines' → 3."""
     after = text[end : end + EACH_SPAN]
     vocab = _vocabulary()
+    counted = re.search(r"([^\W\d_]+)\W*$", text[:end])
+    if counted is not None and vocab["each.times"].fullmatch(counted.group(1)):
+        return None  # 'about 3 meetings a week and each takes 1.5 h': a span of time, no device
     per = re.match(
         rf"\s*(?:{vocab['each.per'].pattern})\s+(?:{_COUNTED})?([^\W\d_]{{3,}})", after, re.I
     )

@@ -1292,13 +1292,18 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             # The lead model found no entry whose question this is: the best entry is only the
             # nearest passage, and is offered as such, never as the answer.
             text, used = "", []
-        if not text and _in_domain(reading, passages):
+        if not text and corrections:
+            # A claim the data checked is the answer ("the 4060 Ti has more bandwidth, true?"):
+            # another question's entry under it answers something else; the cards' lines stay.
+            parts.extend(_named_card_lines(reading))
+        elif not text and _in_domain(reading, passages):
             text, used = _nearest_answer(
                 reading, retrieved, results, passages, _named_card_lines(reading)
             )
         parts.append(
             text
-            or pick(
+            if text or corrections
+            else pick(
                 lang,
                 "The guide's documents and my tools don't cover this question, so I won't guess. ",
                 "Les documents du guide et mes outils ne couvrent pas cette question : je préfère ne pas deviner. ",

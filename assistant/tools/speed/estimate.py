@@ -216,11 +216,11 @@ def plan(q: SpeedQuery, rules: SpeedRules | None = None) -> Plan:
         bound = REFERENCE_BANDWIDTH / read
         read_fr = f"{read:.1f}".replace(".", ",")
         raise Unresolved(
-            f"Say which card, or give its memory bandwidth (bandwidth_gbs): speed follows the card's memory bandwidth, "
+            f"Say which card, or give its memory bandwidth in GB/s: speed follows the card's memory bandwidth, "
             f"which a memory size alone does not give. Each token reads about {read:.1f} GB of "
             f"weights, so a card tops out near its bandwidth ÷ {read:.1f} GB tokens/s (at "
             f"1,000 GB/s: about {bound:.0f} tokens/s, less in practice).",
-            fr="Dites quelle carte, ou donnez bandwidth_gbs : la vitesse suit la bande passante "
+            fr="Dites quelle carte, ou donnez sa bande passante mémoire en Go/s : la vitesse suit la bande passante "
             "mémoire de la carte, qu'une taille de mémoire seule ne donne pas. Chaque token lit "
             f"environ {read_fr} Go de poids, donc une carte plafonne vers sa bande passante ÷ "
             f"{read_fr} Go tokens/s (à 1 000 Go/s : environ {bound:.0f} tokens/s, moins en "

@@ -163,6 +163,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             args["task"] = ent.method
         elif ent.method == "full":
             args["task"] = "full_finetune"
+        if rented := [g for g in ent.gpus if g not in ent.owned_gpus]:
+            # 'Llama 3.3 70B in FP8 … looking at g6e (L40S): which is the smallest size?'
+            args["gpu"] = rented[0]
     elif rented := [g for g in ent.gpus if g not in ent.owned_gpus]:
         # 'I only have a GTX 1660 Ti … which server do you recommend?': not the card to rent
         args["gpu"] = rented[0]

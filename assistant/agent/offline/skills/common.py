@@ -169,20 +169,34 @@ def rate_for(ent: Entities, cards: list[str | None], index: int) -> float | None
     return rates[0] if rates else None
 
 
+# How far after 'switched off' words a span of time is the time off (characters).
+OFF_SPAN = 40
+
+
 def period_span(question: str) -> tuple[str | None, float | None]:
     """The calendar span the question totals over, as written ('3 ans', 'a 3-month run'), with
     its hours; (None, None) when it gives none. Days of a working pattern are no span."""
     from assistant.agent.offline.numbers import parse_durations
     from assistant.agent.offline.phrases import blank
+    from assistant.agent.offline.quantities import phrase_spans
     from assistant.agent.offline.usage import working_days
 
     days = working_days(question)  # '6 jours sur 7' is a pattern of use, not a span
     if days is not None:
         question = blank(question, [(days.start, days.end)])
+    off = [end for _, end in phrase_spans("switched_off", question)]
     span = next(
-        (d for d in parse_durations(question) if d.hours and d.unit not in ("hour", "minute")),
+        (
+            d
+            for d in parse_durations(question)
+            if d.hours
+            and d.unit not in ("hour", "minute")
+            # 'et si on l'éteint la nuit et le week-end': the weekend is time off, not a span
+            and not any(0 <= d.start - end <= OFF_SPAN and "." not in question[end : d.start]
+                        for end in off)
+        ),
         None,
-    )
+    )  # fmt: skip
     if span is None:
         return None, None
     written = span.text.replace("-", " ")  # 'a 3-month run' → '3 month'

@@ -38,6 +38,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     text = reading.text
     if phrase_spans("unnamed_model", text) and "models_for" not in concepts_in(text):
         return []
+    if ent.models:
+        # 'which models fit in 16 GB? hoping for Mistral Small 24B, or Qwen2.5 14B?': the models
+        # named are the candidates, each checked (the fallback, workload_fit), not a list of all.
+        return []
     ram = _RAM.search(text)
     if ram:
         args["system_ram_gb"] = float(ram.group(1).replace(",", "."))

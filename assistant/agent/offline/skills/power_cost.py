@@ -477,11 +477,20 @@ def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, question: str, lang: La
     both = f" ({total} W)" if b.gpu_count > 1 else ""
     gap = money(abs(cost(a) - cost(b)), cur, lang)
     less = cost(b) < cost(a)
+    at = pick(lang, f"At {watts} W{each}{both}", f"À {watts} W{each}{both}")
+    if a.power_w == b.power_w and a.hours_per_day != b.hours_per_day:
+        # the same draw on two schedules ('24h/24, or off at night and at weekends?')
+        hours = num(b.hours_per_day or 0, lang, 1)
+        fewer_days = bool(
+            b.cost_per_year and b.cost_per_day and b.cost_per_year < b.cost_per_day * 360
+        )
+        at = pick(lang, f"On {hours} h a day", f"Allumée {hours} h par jour") + (
+            pick(lang, ", working days only", ", jours ouvrés seulement") if fewer_days else ""
+        )
     second = pick(
         lang,
-        f" **At {watts} W{each}{both}: {money(cost(b), cur, lang)} {period}**, {gap} "
-        + ("less." if less else "more."),
-        f" **À {watts} W{each}{both} : {money(cost(b), cur, lang)} {period}**, soit {gap} "
+        f" **{at}: {money(cost(b), cur, lang)} {period}**, {gap} " + ("less." if less else "more."),
+        f" **{at} : {money(cost(b), cur, lang)} {period}**, soit {gap} "
         + ("de moins." if less else "de plus."),
     )
     return "\n\n".join(
@@ -573,7 +582,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         calls[0]["power_w"] = ent.power_w
     elif alone and whole.wall_w is not None:
         # The whole machine measured at the plug: the bill follows that, not the card's TGP.
-        return [{**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}]
+        wall = {**calls[0], "gpu": None, "power_w": whole.wall_w, "gpu_count": 1}
+        return _all_day_and_schedule(wall, ent, reading) or [wall]
+    if alone and (both := _all_day_and_schedule(calls[0], ent, reading)):
+        return both
     if (
         not alone
         and whole.psu_w is not None
@@ -629,6 +641,25 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             {**c, "gpu": None, "gpu_count": 1} if _above_one_cards_draw(c) else c for c in calls
         ]
     return calls
+
+
+def _all_day_and_schedule(
+    call: dict[str, Any], ent: Entities, reading: Reading
+) -> list[dict[str, Any]]:
+    """'on 24h/24 … and if we switch it off at night and at weekends (on 10 h a day, 5 days a
+    week)?': no idle draw is given, so the bill on all day, then on the schedule; none otherwise."""
+    whole = reading.entities
+    hours = call.get("hours_per_day")
+    if (
+        not whole.always_on
+        or ent.idle_w is not None
+        or not hours
+        or hours >= HOURS_PER_DAY
+        or not phrase_spans("switched_off", reading.text)
+    ):
+        return []
+    all_day = {**call, "hours_per_day": HOURS_PER_DAY, "days_per_month": None}
+    return [{**all_day, "always_on": False}, {**call, "always_on": False}]
 
 
 def _in_one_sentence(text: str) -> bool:

@@ -145,6 +145,27 @@ def _rule(result: SpotComparison, advised: str, verdict: str, lang: Lang) -> str
     return rule
 
 
+def _per_month(result: SpotComparison, asked: Entities, lang: Lang) -> str:
+    """'6 h each, about 22 nights a month': the month of runs at each rate and the gap, when the
+    question says how many runs a month; '' otherwise."""
+    runs = asked.days_per_month
+    if not runs or result.job_hours > HOURS_PER_DAY:
+        return ""
+    cur, n = result.currency, result.gpu_count or 1
+    each = result.job_hours * runs * n
+    spot, dedicated = result.spot.rate * each, result.dedicated.rate * each
+    count = num(runs, lang, 0)
+    return pick(
+        lang,
+        f" **A month of {count} runs: {money(spot, cur, lang)} on spot against "
+        f"{money(dedicated, cur, lang)} on demand, {money(dedicated - spot, cur, lang)} apart** "
+        "(if never interrupted).",
+        f" **Un mois de {count} exécutions : {money(spot, cur, lang)} en spot contre "
+        f"{money(dedicated, cur, lang)} à la demande, soit {money(dedicated - spot, cur, lang)} "
+        "d'écart** (sans interruption).",
+    )
+
+
 def _saving(result: SpotComparison, lang: Lang) -> str:
     """The asker's two rates: what spot saves on the job, before and after interruptions."""
     cur, n, job = result.currency, result.gpu_count, result.job_hours
@@ -240,7 +261,8 @@ def render(result: SpotComparison, question: str, lang: Lang) -> str:
     given_rates = spot_rates(asked, question)
     if given_rates is not None:
         # With a deadline the choice leads; otherwise what spot saves does.
-        parts = (head, _saving(result, lang)) if result.deadline else (_saving(result, lang), head)
+        saving = _saving(result, lang) + _per_month(result, asked, lang)
+        parts = (head, saving) if result.deadline else (saving, head)
         head = " ".join(parts)
     if given_rates is None:
         given = defaults().spot

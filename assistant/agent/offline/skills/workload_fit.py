@@ -634,6 +634,26 @@ def _sizes(results: list[FitResult], question: str, lang: Lang) -> str:
     return "\n\n".join(p for p in sections if p)
 
 
+def _need(result: FitResult, lang: Lang) -> str:
+    """What the model needs, in a headline: at the precision checked, or, when it does not fit
+    there, at the lightest precision compared ('about 19.9 GB even at q4_k_m', not its BF16)."""
+    about = pick(lang, "about ", "environ ")
+    lightest = min(
+        (p for p in result.by_precision if p.total_gb is not None),
+        key=lambda p: p.total_gb or 0.0,
+        default=None,
+    )
+    if (
+        result.verdict not in FITTING
+        and lightest is not None
+        and lightest.total_gb is not None
+        and lightest.total_gb < (result.total_gb or 0.0)
+    ):
+        even = pick(lang, " even at ", " même en ")
+        return f"{about}{gb(lightest.total_gb, lang)}{even}{lightest.precision}"
+    return f"{about}{gb(result.total_gb, lang)}{pick(lang, ' at ', ' en ')}{result.precision}"
+
+
 def _models(results: list[FitResult], question: str, lang: Lang) -> str:
     """Two models on one card: each one's verdict in the headline, then each one's figures."""
     first = results[0]
@@ -642,8 +662,7 @@ def _models(results: list[FitResult], question: str, lang: Lang) -> str:
     verdicts = {k: pick(lang, *v) for k, v in SHORT_VERDICTS.items()}
     each = pick(lang, "; ", " ; ").join(
         f"{_model_label(r, lang)}{' : ' if lang == 'fr' else ': '}{verdicts[r.verdict]} "
-        f"({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)}"
-        f"{pick(lang, ' at ', ' en ')}{r.precision})"
+        f"({_need(r, lang)})"
         for r in results
     )
     sold = first.vram_gb or first.capacity_gb
@@ -740,10 +759,21 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
         for r in results
     ]
     table = "\n".join([header, "|---|---|---|" if held else "|---|---|", *rows])
+    from assistant.agent.offline.entities import named_methods
+
+    why = (
+        pick(lang, "Each method the question names is checked", "Chaque méthode citée est vérifiée")
+        if len(named_methods(question)) >= 2
+        else pick(
+            lang,
+            "The question names no method, so the three usual ones are compared",
+            "La question ne précise pas la méthode : les trois méthodes courantes sont comparées",
+        )
+    )
     note = pick(
         lang,
-        "<sub>The question names no method, so the three usual ones are compared (QLoRA: 4-bit base + adapters; LoRA: 16-bit base + adapters; full: every weight trained with AdamW).</sub>",
-        "<sub>La question ne précise pas la méthode : les trois méthodes courantes sont comparées (QLoRA : base 4 bits + adaptateurs ; LoRA : base 16 bits + adaptateurs ; complet : tous les poids entraînés avec AdamW).</sub>",
+        f"<sub>{why} (QLoRA: 4-bit base + adapters; LoRA: 16-bit base + adapters; full: every weight trained with AdamW).</sub>",
+        f"<sub>{why} (QLoRA : base 4 bits + adaptateurs ; LoRA : base 16 bits + adaptateurs ; complet : tous les poids entraînés avec AdamW).</sub>",
     )
     return "\n\n".join(p for p in (head, table, note) if p)
 
@@ -779,6 +809,11 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # 'On veut affiner Qwen3-8B … Un fine-tuning complet en BF16, ça passe ?': the method
         # named in another sentence of the message is how the model is fine-tuned
         method = reading.entities.method
+    from assistant.agent.offline.entities import named_methods
+
+    several = [METHOD_TASKS[m] for m in named_methods(reading.text)]
+    if len(several) >= 2 and method != "inference":
+        method = "finetune"  # 'a QLoRA? a 16-bit LoRA? a full fine-tune?': each method named
     task = METHOD_TASKS.get(method or "")
     if task in (None, "inference") and model.lower().startswith(DIFFUSION):
         task = "image_generation"
@@ -796,7 +831,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             {"model": model, "params_b": ent.model_size_b if not ent.models else None, "task": t,
              "context_tokens": ent.context_tokens, "batch_size": ent.batch_size,
              "in_use_gb": ent.memory_in_use_gb, **target}
-            for t in FINETUNE_TASKS
+            for t in (several if len(several) >= 2 else FINETUNE_TASKS)
         ]  # fmt: skip
     base = {
         "model": model, "params_b": ent.model_size_b if not ent.models else None, "task": task,

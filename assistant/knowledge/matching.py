@@ -610,10 +610,14 @@ def _scan(
             i = end  # 'a2-ultragpu-1g', 'g2-standard-48': a cloud machine type, no card
             continue
         if end < len(toks) and _MEM_TOKEN.match(toks[end]):
-            if not _sold_with(hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1):
+            if not long_tail and not _sold_with(
+                hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1
+            ):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
                 i = end + 1
                 continue
+            # Read with the long tail, no variant of that size is known: the card itself, with
+            # the asker's memory ('2080 Ti 22GB', 'RTX 4090 48GB': cards modded with more).
             end += 1
         found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end

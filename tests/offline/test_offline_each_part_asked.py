@@ -135,3 +135,15 @@ def test_no_nvidia_driver_on_an_amd_machine_is_the_cuda_build_of_pytorch() -> No
     ).text
     assert text.startswith("Because a plain `pip install torch` on Linux installs the CUDA build")
     assert "found version 12020" not in text
+
+
+def test_a_card_modded_with_more_memory_keeps_the_size_stated() -> None:
+    reading = read_turn(Conversation("I have a 2080 Ti 22GB (modded), will Qwen2.5 32B Q4 fit?"))
+    assert reading.entities.gpus == ["GeForce RTX 2080 Ti"]
+    assert reading.entities.memory_of("GeForce RTX 2080 Ti") == 22.0
+    assert not reading.entities.memory_claims
+    chinese = read_turn(Conversation("2080ti魔改22G，报错，求解"))
+    assert "GeForce RTX 2080 Ti" in chinese.entities.gpus
+    # without a mod said, more memory than the card has is still a premise to correct
+    told = ask("my 4090 has 48 GB, will llama 70B q4 fit?").text
+    assert "has 24 GB, less than the message says" in told

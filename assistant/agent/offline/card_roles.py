@@ -33,6 +33,7 @@ class CardRoleWords(BaseModel):
     chipsets: list[str]
     requirement: list[str]
     owner: list[str]
+    memory_mod: list[str]
 
 
 @dataclass(frozen=True)
@@ -250,6 +251,8 @@ def own_variants(
             # Less than the catalog's size (a Mac bought with less memory) is the asker's; more
             # is a false premise ("my 4090 has 48 GB"), and the catalog's size stands.
             memory[name] = size
+        elif _modded(text):
+            memory[name] = size  # '2080ti魔改22G': more memory than sold, fitted since
         elif card.vram_gb and card.curated and not card.unified_memory:
             claims[name] = size  # a long-tail card lists one size of several; a Mac its largest
     if renamed:
@@ -258,6 +261,11 @@ def own_variants(
     first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
     known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
     return known, spans, memory, claims
+
+
+def _modded(text: str) -> bool:
+    """The message says a card was modded with more memory (card_roles.toml `memory_mod`)."""
+    return bool(re.search(_whole_words(role_words().memory_mod), fold(text), re.I))
 
 
 REQUIREMENT_WINDOW = 64  # how far before a card's name, in its sentence, a requirement word sits

@@ -609,15 +609,21 @@ def _scan(
         if _machine_type_at(text, spans[i][1], variants):
             i = end  # 'a2-ultragpu-1g', 'g2-standard-48': a cloud machine type, no card
             continue
-        if end < len(toks) and _MEM_TOKEN.match(toks[end]):
-            if not long_tail and not _sold_with(
+        if (
+            end < len(toks)
+            and _MEM_TOKEN.match(toks[end])
+            # right after the name ('2080ti 22G', 'RTX 3060-12GB'), not in a later sentence
+            and re.fullmatch(r"[\s\-_(/]*", text[spans[end - 1][2] : spans[end][1]])
+        ):
+            if (not long_tail or hit_card.unified_memory) and not _sold_with(
                 hit_card, float(toks[end][:-2]), listed_once=hit_layer == 1
             ):
                 leftover = True  # "RTX 3060 8GB": a memory size this card doesn't come in
                 i = end + 1
                 continue
             # Read with the long tail, no variant of that size is known: the card itself, with
-            # the asker's memory ('2080 Ti 22GB', 'RTX 4090 48GB': cards modded with more).
+            # the asker's memory ('2080 Ti 22GB', 'RTX 4090 48GB': cards modded with more); a
+            # Mac chip is never modded ('M4 64GB' is no M4).
             end += 1
         found.append((hit_card, spans[i][1], spans[end - 1][2]))
         i = end

@@ -147,3 +147,13 @@ def test_a_card_modded_with_more_memory_keeps_the_size_stated() -> None:
     # without a mod said, more memory than the card has is still a premise to correct
     told = ask("my 4090 has 48 GB, will llama 70B q4 fit?").text
     assert "has 24 GB, less than the message says" in told
+
+
+def test_a_size_in_a_later_sentence_is_not_the_cards_memory() -> None:
+    reading = read_turn(
+        Conversation(
+            "2张显卡，一张a4000，一张2080ti，那个跑起来更快？ — 一个显存16g，一个11g，可是11g那个显卡的性能更强"
+        )
+    )
+    assert reading.entities.gpus == ["RTX A4000", "GeForce RTX 2080 Ti"]
+    assert not reading.entities.memory_claims

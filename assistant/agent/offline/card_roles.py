@@ -33,7 +33,6 @@ class CardRoleWords(BaseModel):
     chipsets: list[str]
     requirement: list[str]
     owner: list[str]
-    memory_mod: list[str]
 
 
 @dataclass(frozen=True)
@@ -104,6 +103,16 @@ _APPLE_MEMORY = re.compile(
 )
 
 
+_SENTENCE_END = re.compile(r"[?!。？！]|\.(?:\s|$)")
+
+
+def _same_sentence(after: str) -> str:
+    """The words after a card's name up to the end of its sentence: '2080ti，那个更快？ — 一个显存16g'
+    gives the 16g to no card of that sentence."""
+    end = _SENTENCE_END.search(after)
+    return after if end is None else after[: end.start()]
+
+
 def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     """The memory size the asker gives each named card: inside or right after its name ('GTX 1650
     4Go', 'RTX 3060 with 6GB VRAM', 'GTX 970 (4gb') or right before it ('my 8gb 3070')."""
@@ -115,7 +124,7 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     for span in sorted(spans, key=lambda s: s.start):
         m = (
             inside.search(folded, span.start, span.end)
-            or after.match(folded[span.end : span.end + 32])
+            or after.match(_same_sentence(folded[span.end : span.end + 32]))
             or before.search(folded[max(0, span.start - BEFORE_WINDOW) : span.start])
             or (
                 # an Apple chip's memory is the Mac's RAM, often said a little later:
@@ -264,8 +273,10 @@ def own_variants(
 
 
 def _modded(text: str) -> bool:
-    """The message says a card was modded with more memory (card_roles.toml `memory_mod`)."""
-    return bool(re.search(_whole_words(role_words().memory_mod), fold(text), re.I))
+    """The message says a card was modded with more memory (concepts.toml `memory_mod`)."""
+    from assistant.agent.offline.concepts import names_concept
+
+    return names_concept("memory_mod", text)
 
 
 REQUIREMENT_WINDOW = 64  # how far before a card's name, in its sentence, a requirement word sits

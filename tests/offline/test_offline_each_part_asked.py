@@ -157,3 +157,9 @@ def test_a_size_in_a_later_sentence_is_not_the_cards_memory() -> None:
     )
     assert reading.entities.gpus == ["RTX A4000", "GeForce RTX 2080 Ti"]
     assert not reading.entities.memory_claims
+
+
+def test_which_of_two_cards_is_faster_asked_in_chinese_is_a_comparison() -> None:
+    question = "2张显卡，一张a4000，一张2080ti，哪个跑起来更快？"
+    assert [name for name, _ in _calls(question)] == ["gpu_compare"]
+    assert "616 vs 448 GB/s" in ask(question).text

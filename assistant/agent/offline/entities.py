@@ -833,6 +833,7 @@ def named_methods(text: str) -> list[str]:
         if method in ("qlora", "lora", "full")
         for m in pattern.finditer(text)
         if not negated_at(text, m.start())
+        and not (method == "lora" and text[max(0, m.start() - 2) : m.start()].lower() == "q-")
     ]
     return list(dict.fromkeys(method for _, method in sorted(found)))
 

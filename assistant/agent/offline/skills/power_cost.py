@@ -481,6 +481,7 @@ def _two_draws(a: PowerCost, b: PowerCost, yearly: bool, question: str, lang: La
     if a.power_w == b.power_w and a.hours_per_day != b.hours_per_day:
         # the same draw on two schedules ('24h/24, or off at night and at weekends?')
         hours = num(b.hours_per_day or 0, lang, 1)
+        # a year billed for fewer days than it has: the working days given ('5 days a week')
         fewer_days = bool(
             b.cost_per_year and b.cost_per_day and b.cost_per_year < b.cost_per_day * 360
         )

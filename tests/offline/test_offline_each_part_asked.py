@@ -163,3 +163,15 @@ def test_which_of_two_cards_is_faster_asked_in_chinese_is_a_comparison() -> None
     question = "2张显卡，一张a4000，一张2080ti，哪个跑起来更快？"
     assert [name for name, _ in _calls(question)] == ["gpu_compare"]
     assert "616 vs 448 GB/s" in ask(question).text
+
+
+def test_a_feature_asked_beside_an_instance_search_is_answered_too() -> None:
+    question = (
+        "Want to self-host Llama 3.3 70B in FP8 on AWS. Looking at g6e (L40S). Which is the "
+        "smallest g6e size that can actually hold it? and do L40S even do fp8 properly"
+    )
+    names = [name for name, _ in _calls(question)]
+    assert names == ["cloud_instances", "gpu_capability"]  # no one-card fit beside the search
+    text = ask(question).text
+    assert "g6e.12xlarge" in text.split("\n")[0]
+    assert "**Yes** — L40S" in text and "does not fit" not in text

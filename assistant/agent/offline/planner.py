@@ -205,6 +205,7 @@ def _with_companions(reading: Reading) -> list[str]:
         and "workload_fit" not in intents
         and (ent.models or ent.model_size_b)
         and named_cards(ent)
+        and instances_named(reading.text)  # no instance named: the search sizes each one
         and {"fit", "concurrency", "capability"} & concepts
     ):
         # 'Qwen2.5-7B on g2-standard-8 (1x L4 24GB) in BF16: enough? how many at once?': the

@@ -1164,7 +1164,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if unknown:
         parts.append(" ".join(unknown))
         results = [r for r in results if not _only_unknown_cards(r, reading)]
-    results = [r for r in results if not _precision_confirmed(r, reading)]
+    if any(r.name in ("workload_fit", "llm_speed") for r in results):
+        # the fit or the speed says the format runs on the card: a 'yes' answers nothing asked
+        results = [r for r in results if not _precision_confirmed(r, reading)]
     results = _without_unanswered(reading, results)
     results = _without_unasked_specs(reading, results)
     results = _without_unasked_picks(reading, results)

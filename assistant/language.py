@@ -83,6 +83,12 @@ _PASTED_ERROR = re.compile(
 )
 
 
+def pasted_error_spans(text: str) -> list[tuple[int, int]]:
+    """Where a message quotes a program's error (its name to the end of the line, or a fenced
+    block): the program's words, not the asker's."""
+    return [m.span() for m in _PASTED_ERROR.finditer(text)]
+
+
 # Letters French does not use (Vietnamese, Polish, Spanish, German... and every non-Latin
 # script): a message written with them is in neither language served, and is answered in English.
 _FRENCH_LETTERS = frozenset("àâäçéèêëîïôöûùüÿœæ")

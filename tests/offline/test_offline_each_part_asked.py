@@ -175,3 +175,14 @@ def test_a_feature_asked_beside_an_instance_search_is_answered_too() -> None:
     text = ask(question).text
     assert "g6e.12xlarge" in text.split("\n")[0]
     assert "**Yes** — L40S" in text and "does not fit" not in text
+
+
+def test_a_card_a_pasted_error_names_is_not_the_askers() -> None:
+    question = (
+        "2080ti魔改22G，报错，求解 — Error occurred when executing KSamplerTheMisto: bf16 is only "
+        "supported on A100+ GPUs"
+    )
+    assert read_turn(Conversation(question)).entities.gpus == ["GeForce RTX 2080 Ti"]
+    # an error that names the asker's only card still names it
+    alone = "RuntimeError: CUDA error: no kernel image is available on GeForce RTX 5090"
+    assert read_turn(Conversation(alone)).entities.gpus == ["GeForce RTX 5090"]

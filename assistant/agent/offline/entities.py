@@ -54,6 +54,7 @@ from assistant.agent.offline.usage import (
     utilisation,
     working_days,
 )
+from assistant.language import pasted_error_spans
 from assistant.money import (
     Currency,
     NoExchangeRate,
@@ -642,6 +643,12 @@ def _gpus(
         for h in find_gpu_spans(text)
         if not _inside(h[1], links) and not _PRICE_AT.match(text, h[1])
     ]
+    errors = pasted_error_spans(text)
+    outside = [h for h in hits if not _inside(h[1], errors)]
+    quoted = errors if outside else []  # where a name is the error's, once the asker names one
+    # '2080ti … Error: … bf16 is only supported on A100+ GPUs': a card the pasted error names is
+    # the library's word, not the asker's card, when the asker names one of their own
+    hits = outside or hits
     cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
     laptop = LAPTOP in tokens(text)
@@ -654,6 +661,8 @@ def _gpus(
         name = " ".join(m.group(0).split())
         if _inside(m.start(), links):
             continue  # "…/OperationUtils.mm#L30-L44": a line anchor in a link, not an L30
+        if _inside(m.start(), quoted):
+            continue
         if any(start <= m.start() and m.end() <= end for start, end in covered):
             continue  # part of a recognised card's name ("RTX 4070 Ti" in "RTX 4070 Ti Super")
         if _looks_like_memory_or_model(name, text, m.end()):

@@ -91,6 +91,34 @@ def pasted_error_spans(text: str) -> list[tuple[int, int]]:
 
 # Letters French does not use (Vietnamese, Polish, Spanish, German... and every non-Latin
 # script): a message written with them is in neither language served, and is answered in English.
+# Where a sentence ends: after '.', '!', '?' or ';' and a space ('3.5 GB' and '$1.20' go on, and
+# so does a text cut right after '3.'), after a CJK full stop, question or exclamation mark
+# ('2080ti，那个更快？' needs no space), or at a line break. The mark stays with its sentence.
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|(?<=[\u3002\uff1f\uff01\uff1b])\s*|\n\s*")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of `text`, in order, each with its closing mark."""
+    return [s for s in SENTENCE_END.split(text) if s.strip()]
+
+
+def sentence_start(text: str, pos: int) -> int:
+    """Where the sentence that holds `pos` starts."""
+    return max((m.end() for m in SENTENCE_END.finditer(text, 0, pos)), default=0)
+
+
+def sentence_before(text: str) -> str:
+    """The end of `text` that belongs to its last sentence (what comes before a word, in its own
+    sentence)."""
+    return text[sentence_start(text, len(text)) :]
+
+
+def sentence_after(text: str) -> str:
+    """The start of `text` up to the end of its first sentence."""
+    end = SENTENCE_END.search(text)
+    return text if end is None else text[: end.start()]
+
+
 _FRENCH_LETTERS = frozenset("àâäçéèêëîïôöûùüÿœæ")
 _UNIT_LETTERS = frozenset("\u00b5\u03bc")  # micro ('500 µs'), in any language
 OTHER_LANGUAGE_LETTERS = 2

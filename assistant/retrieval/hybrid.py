@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal
 
 from assistant.knowledge.tokens import tokenize
+from assistant.language import sentences
 from assistant.log import get_logger
 from assistant.retrieval import glossary
 from assistant.retrieval.corpus import corpus_files
@@ -261,7 +262,6 @@ def _one_per_entry(order: list[int], metas: list[dict[str, Any]]) -> list[int]:
     return out
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # HTML comments (a knowledge entry's id line and its matched-only phrasings) are never shown.
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
 
@@ -269,7 +269,7 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 def make_snippet(text: str, terms: set[str], limit: int = 280) -> str:
     """The passage's sentences that share most words with the query, in order, within `limit`."""
     text = _COMMENT.sub("", text)
-    parts = [p.strip(" |#>-*") for p in _SENTENCE.split(text)]
+    parts = [p.strip(" |#>-*") for p in sentences(text)]
     parts = [p for p in parts if p and not set(p) <= set("-| ")]
     if not parts:
         return text[:limit]

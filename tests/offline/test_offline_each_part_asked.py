@@ -186,3 +186,13 @@ def test_a_card_a_pasted_error_names_is_not_the_askers() -> None:
     # an error that names the asker's only card still names it
     alone = "RuntimeError: CUDA error: no kernel image is available on GeForce RTX 5090"
     assert read_turn(Conversation(alone)).entities.gpus == ["GeForce RTX 5090"]
+
+
+def test_methods_named_are_read_once_in_order_without_an_owned_fine_tune() -> None:
+    from assistant.agent.offline.entities import extract_entities, named_methods
+
+    asked = "A full fine-tune of Llama 3.1 8B? or a Q-LoRA? and a 16-bit LoRA?"
+    assert extract_entities(asked).methods == ["full", "qlora", "lora"] == named_methods(asked)
+    owned = "Our fine-tune of Mistral runs on a 3090. Could a LoRA of Qwen 7B fit too?"
+    assert extract_entities(owned).methods == ["lora"]
+    assert extract_entities("a LoRA, not a full fine-tune").methods == ["lora"]

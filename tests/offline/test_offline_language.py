@@ -93,3 +93,27 @@ def test_latin_words_inside_cjk_text_are_read() -> None:
     ent = extract_entities(text)
     assert ent.gpus == ["GeForce RTX 3060 12GB"] and ent.models == ["Qwen2.5 14B"]
     assert separate_scripts("Une RTX 4090 à 1 800 € ?") == "Une RTX 4090 à 1 800 € ?"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "A 3.5 GB model at $1.20/h. Then the 4090? ok",
+            ["A 3.5 GB model at $1.20/h", "Then the 4090", "ok"],
+        ),
+        ("2080ti，那个更快？一个显存16g", ["2080ti，那个更快", "一个显存16g"]),
+        ("first; second\nthird", ["first", "second", "third"]),
+        ("ends with a point.", ["ends with a point"]),
+        ("I have 3.", ["I have 3"]),  # a text cut inside '3.5 GB'
+    ],
+)
+def test_one_sentence_splitter_knows_points_in_numbers_and_cjk_marks(
+    text: str, expected: list[str]
+) -> None:
+    from assistant.language import sentence_after, sentence_before, sentences
+
+    marks = ".?;？。"
+    assert [s.rstrip(marks) for s in sentences(text)] == expected
+    assert sentence_after(text).rstrip(marks) == expected[0]
+    assert sentence_before(text).rstrip(marks) == expected[-1]

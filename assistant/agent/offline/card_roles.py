@@ -13,9 +13,9 @@ from importlib import resources
 from pydantic import BaseModel
 
 from assistant.agent.offline.phrases import whole_phrases
-from assistant.agent.offline.sentences import sentence_after, sentence_before
 from assistant.knowledge.gpu_names import vocabulary
 from assistant.knowledge.names import fold, fold_keep_length
+from assistant.language import sentence_after, sentence_before
 
 ROLES_FILE = "card_roles.toml"
 # A memory size as people write it: '24GB', '12 Go', '16 GiB', '8g'
@@ -103,16 +103,6 @@ _APPLE_MEMORY = re.compile(
 )
 
 
-_SENTENCE_END = re.compile(r"[?!。？！]|\.(?:\s|$)")
-
-
-def _same_sentence(after: str) -> str:
-    """The words after a card's name up to the end of its sentence: '2080ti，那个更快？ — 一个显存16g'
-    gives the 16g to no card of that sentence."""
-    end = _SENTENCE_END.search(after)
-    return after if end is None else after[: end.start()]
-
-
 def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     """The memory size the asker gives each named card: inside or right after its name ('GTX 1650
     4Go', 'RTX 3060 with 6GB VRAM', 'GTX 970 (4gb') or right before it ('my 8gb 3070')."""
@@ -123,8 +113,10 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     sizes: dict[str, set[float]] = {}
     for span in sorted(spans, key=lambda s: s.start):
         m = (
-            inside.search(folded, span.start, span.end)
-            or after.match(_same_sentence(folded[span.end : span.end + 32]))
+            inside.search(
+                folded, span.start, span.end
+            )  # in its own sentence: '2080ti，那个更快？ — 一个显存16g' gives the 16g to no card
+            or after.match(sentence_after(folded[span.end : span.end + 32]))
             or before.search(folded[max(0, span.start - BEFORE_WINDOW) : span.start])
             or (
                 # an Apple chip's memory is the Mac's RAM, often said a little later:

@@ -45,7 +45,6 @@ from assistant.agent.offline.quantities import (
     repeats_per_year,
     work_hours,
 )
-from assistant.agent.offline.sentences import sentence_before
 from assistant.agent.offline.usage import (
     always_on,
     concurrent_requests,
@@ -54,7 +53,7 @@ from assistant.agent.offline.usage import (
     utilisation,
     working_days,
 )
-from assistant.language import pasted_error_spans
+from assistant.language import pasted_error_spans, sentence_before
 from assistant.money import (
     Currency,
     NoExchangeRate,
@@ -121,6 +120,10 @@ class Entities(BaseModel):
     )
     method: str | None = Field(
         default=None, description="inference, lora, qlora, full, or finetune (no method named)"
+    )
+    methods: list[str] = Field(
+        default_factory=list,
+        description="Each fine-tuning method named (qlora, lora, full), in the message's order",
     )
     context_tokens: int | None = None
     batch_size: int | None = None
@@ -399,6 +402,7 @@ _PRECISION = re.compile(
 # ('Q4_K_S' as Q4_K_M); below 4 bits, the 4-bit size is the safe side.
 _GGUF = {"2": "q4_k_m", "3": "q4_k_m", "4": "q4_k_m", "5": "q5_k_m", "6": "q6_k", "7": "q8_0",
          "8": "q8_0"}  # fmt: skip
+_NAMED_METHODS = ("qlora", "lora", "full")  # the methods with a memory recipe of their own
 _METHOD = [
     ("qlora", re.compile(r"\bq-?loras?\b", re.I)),
     ("lora", re.compile(r"\bloras?\b", re.I)),
@@ -833,18 +837,25 @@ def _tdp(name: str) -> float | None:
     return float(card.tdp_w) if card is not None and card.tdp_w else None
 
 
+def _method_mentions(text: str) -> list[tuple[int, str]]:
+    """Each fine-tuning method the message asks about, with where it is said, in `_METHOD`'s
+    order: not negated ('not LoRA'), not a model someone owns ('our fine-tune'), and the 'LoRA' of
+    'Q-LoRA' no LoRA of its own."""
+    return [
+        (m.start(), method)
+        for method, pattern in _METHOD
+        for m in pattern.finditer(text)
+        if not negated_at(text, m.start())
+        and not _owned_model(text, m)
+        and not (method == "lora" and text[max(0, m.start() - 2) : m.start()].lower() == "q-")
+    ]
+
+
 def named_methods(text: str) -> list[str]:
     """The fine-tuning methods (QLoRA, LoRA, full) a message names, in its order: 'a QLoRA of
     Llama 3.1 8B? and a 16-bit LoRA? and a full fine-tune?' names three."""
-    found = [
-        (m.start(), method)
-        for method, pattern in _METHOD
-        if method in ("qlora", "lora", "full")
-        for m in pattern.finditer(text)
-        if not negated_at(text, m.start())
-        and not (method == "lora" and text[max(0, m.start() - 2) : m.start()].lower() == "q-")
-    ]
-    return list(dict.fromkeys(method for _, method in sorted(found)))
+    found = sorted(m for m in _method_mentions(text) if m[1] in _NAMED_METHODS)
+    return list(dict.fromkeys(method for _, method in found))
 
 
 def _bare_gpu_count(text: str) -> int | None:
@@ -1215,13 +1226,10 @@ def extract_entities(text: str) -> Entities:
         ent.precisions = list(dict.fromkeys(named))
     elif phrase_spans("unquantized", text):
         ent.precision = "fp16"  # 'without quantization': the 16-bit weights as published
-    for method, pattern in _METHOD:
-        if any(
-            not negated_at(text, m.start()) and not _owned_model(text, m)
-            for m in pattern.finditer(text)
-        ):
-            ent.method = method  # "a full fine-tune (not LoRA)" is a full fine-tune
-            break
+    mentions = _method_mentions(text)
+    if mentions:
+        ent.method = mentions[0][1]  # "a full fine-tune (not LoRA)" is a full fine-tune
+    ent.methods = list(dict.fromkeys(m for _, m in sorted(mentions) if m in _NAMED_METHODS))
     if ent.method == "full" and (
         _MIXED.search(text) or (ent.precision in _HALF and not _PURE.search(text))
     ):

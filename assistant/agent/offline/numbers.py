@@ -8,6 +8,8 @@ from functools import cache
 
 from pydantic import BaseModel, Field
 
+from assistant.language import sentence_before
+
 HOURS_PER_UNIT = {
     "minute": 1 / 60,
     "hour": 1.0,
@@ -254,7 +256,7 @@ def same_sentence_before(text: str, start: int, span: int = DAILY_BEFORE) -> str
     """The words just before `start` (at most `span` characters) in its own sentence: "Nightly
     risk batch takes ~2.5 h"."""
     window = text[max(0, start - span) : start]
-    return re.split(r"[.!?;\n]", window)[-1]
+    return sentence_before(window)
 
 
 def parse_durations(text: str) -> list[Duration]:

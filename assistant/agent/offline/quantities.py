@@ -13,6 +13,7 @@ from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
 from assistant.agent.offline.phrases import alternation, blank, tables, whole_phrases
+from assistant.language import SENTENCE_END, sentence_start
 
 # A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
 _COUNT_WORDS = {
@@ -179,7 +180,6 @@ def _each_holding() -> re.Pattern[str]:
 
 EACH_SPAN = 32  # how far after a card 'per store' or 'in each of the 3 servers' may sit
 EACH_GAP = 14  # words between a card and 'each': 'un boîtier de 40 W chacun'
-_SENTENCE_END = re.compile(r"[.!?\n;]")
 _COUNTED = rf"\b({'|'.join(w for w in _COUNT_WORDS if w != 'dual')}|\d{{1,3}})\s+"
 
 
@@ -205,7 +205,7 @@ def count_each(text: str, end: int) -> int | None:
     elif (
         each := re.match(rf"[^.!?\n;]{{0,{EACH_GAP}}}?(?:{vocab['each'].pattern})", after, re.I)
     ) and not vocab["each.times"].match(after[each.end() :].lstrip()):
-        start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, end)), default=0)
+        start = sentence_start(text, end)
         found = [
             c
             for c in re.finditer(rf"{_COUNTED}([^\W\d_]{{3,}})", text[start:end], re.I)
@@ -403,7 +403,7 @@ def read_battery(text: str) -> float | None:
             s
             for s in batteries
             if abs(s - m.start()) <= BATTERY_SPAN
-            and not _SENTENCE_END.search(text[min(s, m.end()) : max(s, m.start())])
+            and not SENTENCE_END.search(text[min(s, m.end()) : max(s, m.start())])
         ]
         if near:
             value = float(re.sub(r"[ ,\u202f](?=\d{3}\b)", "", m.group(1)).replace(",", "."))

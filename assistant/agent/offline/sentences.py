@@ -5,24 +5,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from assistant.language import SENTENCE_END
+
 MIN_CLAUSE_WORDS = 3
-# Where a sentence ends inside a message: '.', '!', '?', ';' or a line break followed by a space
-# ('3.5 GB' and '$1.20' go on).
-SENTENCE_BREAK = re.compile(r"[.!?;\n]\s")
-
-
-def sentence_before(text: str) -> str:
-    """The end of `text` that belongs to its last sentence (what comes before a word, in its own
-    sentence)."""
-    return SENTENCE_BREAK.split(text)[-1]
-
-
-def sentence_after(text: str) -> str:
-    """The start of `text` up to the end of its first sentence."""
-    return SENTENCE_BREAK.split(text)[0]
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!;:])\s+|\n+")
+# a question's clause starts after a sentence's end or a colon ('Short version: can it run 70B?')
+_CLAUSE_END = re.compile(rf"{SENTENCE_END.pattern}|(?<=:)\s+")
 # 'which wheel runs on a 5090, and is sm_90a fine for Hopper?': two questions in one sentence
 _JOINED_QUESTION = re.compile(
     r",\s*(?:and|or|et|ou)\s+(?=(?:is|are|does|do|can|could|should|will|would|what|which|how|"
@@ -40,7 +27,7 @@ def _asked(text: str) -> tuple[str, ...]:
     pieces = text.split("?")
     asked: list[str] = []
     for piece in pieces[:-1]:
-        sentences = [s.strip() for s in _SENTENCE_END.split(piece) if s.strip()]
+        sentences = [s.strip() for s in _CLAUSE_END.split(piece) if s.strip()]
         if not sentences:
             continue
         sentence = sentences[-1]

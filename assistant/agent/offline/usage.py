@@ -13,6 +13,7 @@ from typing import Any
 
 from assistant.agent.offline.numbers import same_sentence_before
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
+from assistant.language import sentence_start
 from assistant.tools.cost_base import DAYS_PER_MONTH
 
 WEEKS_PER_MONTH = 52 / 12
@@ -104,7 +105,6 @@ def _utilisation_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 _BARE_PERCENT = re.compile(_PERCENT, re.I)
-_SENTENCE_END = re.compile(r"[.?!](?=\s)|\n")  # not the point of '$1.20'
 
 
 def utilisation(text: str) -> float | None:
@@ -186,7 +186,7 @@ def speedup_by_card(text: str, card_spans: list[tuple[str, int, int]]) -> dict[s
     sentence ('the H100, 2x faster'), else the first named after it ('2x faster H100s')."""
     out: dict[str, float] = {}
     for s in speedups(text):
-        start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, s.start)), default=0)
+        start = sentence_start(text, s.start)
         before = [name for name, pos, _ in card_spans if start <= pos < s.start]
         after = [name for name, pos, _ in card_spans if pos > s.start]
         card = before[-1] if before else (after[0] if after else None)

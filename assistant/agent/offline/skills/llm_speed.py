@@ -5,11 +5,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.sentences import SENTENCE_BREAK
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import bullet_list, num, pick
-from assistant.language import Lang
+from assistant.language import SENTENCE_END, Lang
 from assistant.tools.speed import SpeedEstimate
 
 if TYPE_CHECKING:
@@ -211,7 +210,7 @@ def _together_first(question: str) -> bool:
     speed = concept_starts("speed", question)
     if found is None or not speed:
         return True
-    ends = [m.end() for m in SENTENCE_BREAK.finditer(question)]
+    ends = [m.end() for m in SENTENCE_END.finditer(question)]
     return bisect_right(ends, found[1]) <= bisect_right(ends, speed[0])  # same sentence or before
 
 

@@ -11,7 +11,7 @@ from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards, render_unknown
 from assistant.agent.offline.texts import pick
 from assistant.knowledge.cuda_support import load_cuda_support, parse_cc
-from assistant.language import Lang
+from assistant.language import Lang, sentences
 from assistant.tools.software import (
     DRIVER,
     SoftwareSupportResult,
@@ -55,7 +55,6 @@ def _architecture_in(question: str) -> str | None:
 # "CUDA 13 and the latest PyTorch": a toolkit and something else to check, each on its own
 _AND = re.compile(r"[,;]|\s\+\s|\b(?:and|et|or|ou|plus)\b", re.IGNORECASE)
 _TOOLKIT = re.compile(r"\bcuda\s*\d+(?:\.\d+)?", re.IGNORECASE)  # a toolkit and its version
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
 def _wording(question: str) -> str:
@@ -79,7 +78,7 @@ def _checks(question: str, software: str) -> list[str]:
     # the questions first, then the statements ('we move the image to CUDA 13 + PyTorch cu130
     # wheels. will the A6000 still work?')
     # (not when a driver version is stated: the wording keeps it for the toolkit check)
-    stated = [] if DRIVER.search(question) else [x for x in _SENTENCE.split(question) if x.strip()]
+    stated = [] if DRIVER.search(question) else sentences(question)
     for asked in [*asked_sentences(question), *stated]:
         parts = [p.strip() for p in _AND.split(asked) if p and names_software(p)]
         named = [(p, _TOOLKIT.search(p)) for p in parts]

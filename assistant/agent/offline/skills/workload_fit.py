@@ -809,9 +809,7 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # 'On veut affiner Qwen3-8B … Un fine-tuning complet en BF16, ça passe ?': the method
         # named in another sentence of the message is how the model is fine-tuned
         method = reading.entities.method
-    from assistant.agent.offline.entities import named_methods
-
-    several = [METHOD_TASKS[m] for m in named_methods(reading.text)]
+    several = [METHOD_TASKS[m] for m in reading.entities.methods]
     if len(several) >= 2 and method != "inference":
         method = "finetune"  # 'a QLoRA? a 16-bit LoRA? a full fine-tune?': each method named
     task = METHOD_TASKS.get(method or "")

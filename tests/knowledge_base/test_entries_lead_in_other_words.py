@@ -1,0 +1,30 @@
+"""An entry answers its question asked in words it does not hold: the answer opens with the
+entry's own first sentence, in the asker's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from assistant import ask
+
+
+@pytest.mark.parametrize(
+    ("question", "opening"),
+    [
+        (
+            "Why does model.half() make my ResNet slower on a GTX 1080 than plain float32?",
+            "Usually the timing or the card, not FP16 itself.",
+        ),
+        (
+            "Pourquoi mon modèle tourne plus lentement en fp16 qu'en fp32 sur ma T4 ?",
+            "En général à cause de la mesure ou de la carte",
+        ),
+        (
+            "free colab kicked me out while I was running a gradio web UI, it said disallowed "
+            "code. why?",
+            "It means Colab judged the session to be a use that its free tier does not allow.",
+        ),
+    ],
+)
+def test_the_entry_opens_the_answer(question: str, opening: str) -> None:
+    assert ask(question).text.startswith(opening)

@@ -14,13 +14,13 @@ from assistant.knowledge.budget_data import load_budget_data
 from assistant.knowledge.prices import hourly_price_range, purchase_price
 from assistant.knowledge.sources import Source
 from assistant.money import convert, format_money
-from assistant.tools.cost_base import CORPUS_QUIZ, MAX_BUDGET, CostResult, MoneyQuery, money_context
+from assistant.tools.cost_base import CORPUS_QUIZ, CostResult, MoneyQuery, money_context
 
 
 class BudgetQuery(MoneyQuery):
     """A budget to learn GPU programming with, and the guide's parts to cover."""
 
-    budget: float = Field(gt=0, le=MAX_BUDGET, description="Total budget in `currency`, e.g. 200")
+    budget: float = Field(gt=0, description="Total budget in `currency`, e.g. 200")
     parts: list[int] | None = Field(
         default=None, max_length=9, description="Guide parts to cover, 1–9 (default: all of them)"
     )

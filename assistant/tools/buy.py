@@ -21,8 +21,6 @@ from assistant.money import configured_electricity_price, format_money, format_u
 from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
     MAX_HOURS,
-    MAX_PRICE,
-    MAX_RATE,
     MIN_RATE,
     CostResult,
     MoneyQuery,
@@ -45,7 +43,6 @@ class RentVsBuyQuery(MoneyQuery):
     purchase_price: float | None = Field(
         default=None,
         gt=0,
-        le=MAX_PRICE,
         description="Purchase price in `currency` (default: the price data's typical)",
     )
     condition: Condition | None = Field(
@@ -54,14 +51,12 @@ class RentVsBuyQuery(MoneyQuery):
     rent_rate: float | None = Field(
         default=None,
         ge=MIN_RATE,
-        le=MAX_RATE,
         description="Rental price per card and hour in `currency` (default: the price data's "
         "typical); gpu_count cards are rented",
     )
     rent_per_month_flat: float | None = Field(
         default=None,
         gt=0,
-        le=MAX_PRICE,
         description="The alternative at a fixed price a month instead of by the hour (a GPU "
         "rented by the month, a notebook subscription such as Colab Pro), in `currency`; "
         "replaces rent_rate",
@@ -132,7 +127,6 @@ class RentVsBuyQuery(MoneyQuery):
     resale_value: float | None = Field(
         default=None,
         ge=0,
-        le=MAX_PRICE,
         description="What the card resells for at the end, in `currency`",
     )
     resale_fraction: float | None = Field(

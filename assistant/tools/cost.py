@@ -25,7 +25,6 @@ from assistant.tools.cost_base import (
     DAYS_PER_MONTH,
     MAX_GB,
     MAX_HOURS,
-    MAX_RATE,
     MIN_RATE,
     WEEKEND_HOURS,
     CostResult,
@@ -76,7 +75,6 @@ class RentQuery(MoneyQuery):
     rate_per_hour: float | None = Field(
         default=None,
         gt=0,
-        le=MAX_RATE,
         description="Known price per GPU-hour in `currency` (skips the price data)",
     )
     gpu_count: int = Field(default=1, ge=1, le=1024, description="GPUs rented together")
@@ -230,7 +228,7 @@ class ForgottenQuery(MoneyQuery):
         default=None, max_length=200, description="GPU of the forgotten instance, e.g. 'H100'"
     )
     rate_per_hour: float | None = Field(
-        default=None, ge=MIN_RATE, le=MAX_RATE, description="Its price per hour in `currency`"
+        default=None, ge=MIN_RATE, description="Its price per hour in `currency`"
     )
     hours: float = Field(
         default=WEEKEND_HOURS, gt=0, le=MAX_HOURS, description="Hours left running (a weekend = 48)"

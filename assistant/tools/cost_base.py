@@ -19,12 +19,25 @@ from assistant.money import (
 
 # Bounds that reject absurd input with a clear message rather than computing nonsense.
 MAX_HOURS = 1_000_000.0  # about 114 years of GPU time
+# Money bounds are in euros whatever the currency, so a currency of small units (rupiah, won,
+# FCFA) keeps its real prices and a typo in any currency is still refused.
 MAX_RATE = 10_000.0  # per GPU-hour
 MIN_RATE = 0.0001  # per hour: below this a price is a typo, and ratios of prices overflow
 MAX_PRICE = 10_000_000.0
 MAX_BUDGET = 1_000_000_000.0
 MAX_GB = 10_000_000.0
 MAX_KWH_PRICE_EUR = 100.0  # per kWh, in euros whatever the currency (120 FCFA is 0.18 EUR)
+EUR_BOUNDS = {
+    "electricity_price_per_kwh": MAX_KWH_PRICE_EUR,
+    "rate_per_hour": MAX_RATE,
+    "rent_rate": MAX_RATE,
+    "spot_rate": MAX_RATE,
+    "dedicated_rate": MAX_RATE,
+    "purchase_price": MAX_PRICE,
+    "rent_per_month_flat": MAX_PRICE,
+    "resale_value": MAX_PRICE,
+    "budget": MAX_BUDGET,
+}
 DAYS_PER_MONTH = 30.0
 WEEKEND_HOURS = 48.0
 
@@ -56,21 +69,19 @@ class MoneyQuery(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _kwh_price_in_range(self) -> MoneyQuery:
-        """An electricity price is bounded in euros, so a currency of small units (FCFA, rupiah,
-        won) keeps its real prices and a typo in any currency is still refused."""
-        price = getattr(self, "electricity_price_per_kwh", None)
-        if price is None:
-            return self
+    def _money_in_range(self) -> MoneyQuery:
+        """Each amount of money is bounded in euros (`EUR_BOUNDS`), so a currency of small units
+        (FCFA, rupiah, won) keeps its real prices and a typo in any currency is still refused."""
         currency = resolve_currency(self.currency)
         if not has_rate(currency):
             return self  # no rate to bound it by: the asker's own figure, computed as given
-        in_eur = Money(amount=price, currency=currency).to("EUR", self.usd_per_eur).amount
-        if in_eur > MAX_KWH_PRICE_EUR:
-            raise ValueError(
-                f"electricity_price_per_kwh: {price:g} {currency} per kWh is more than "
-                f"{MAX_KWH_PRICE_EUR:g} EUR"
-            )
+        for name, bound in EUR_BOUNDS.items():
+            amount = getattr(self, name, None)
+            if amount is None:
+                continue
+            in_eur = Money(amount=amount, currency=currency).to("EUR", self.usd_per_eur).amount
+            if in_eur > bound:
+                raise ValueError(f"{name}: {amount:g} {currency} is more than {bound:,.0f} EUR")
         return self
 
 

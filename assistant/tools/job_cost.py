@@ -12,7 +12,7 @@ from pydantic import Field
 from assistant.knowledge.prices import hourly_price_range
 from assistant.knowledge.sources import Source, dedupe_sources
 from assistant.money import format_money, format_number
-from assistant.tools.cost_base import MAX_RATE, MIN_RATE, CostResult, MoneyQuery, money_context
+from assistant.tools.cost_base import MIN_RATE, CostResult, MoneyQuery, money_context
 
 Task = Literal["train", "full_finetune", "lora", "inference"]
 FORMULA = (
@@ -59,7 +59,6 @@ class JobCostQuery(MoneyQuery):
     rate_per_hour: float | None = Field(
         default=None,
         ge=MIN_RATE,
-        le=MAX_RATE,
         description="Price per GPU-hour in `currency` (default: price data)",
     )
 

@@ -105,7 +105,6 @@ class PowerQuery(MoneyQuery):
     rent_rate: float | None = Field(
         default=None,
         gt=0,
-        le=10_000,
         description="Price per hour of renting one such card, to compare with (default: the price data's typical)",
     )
     psu_w: float | None = Field(

@@ -17,7 +17,6 @@ from pydantic import BaseModel, Field
 from assistant.money import Currency, format_money
 from assistant.tools.cost_base import (
     CORPUS_QUIZ,
-    MAX_RATE,
     MIN_RATE,
     CostResult,
     MoneyQuery,
@@ -45,10 +44,10 @@ class SpotQuery(MoneyQuery):
         gt=0, le=MAX_JOB_HOURS, description="Hours of work the job needs without interruption"
     )
     spot_rate: float = Field(
-        ge=MIN_RATE, le=MAX_RATE, description="Spot price per hour in `currency`, e.g. 0.80"
+        ge=MIN_RATE, description="Spot price per hour in `currency`, e.g. 0.80"
     )
     dedicated_rate: float = Field(
-        ge=MIN_RATE, le=MAX_RATE, description="Dedicated (on-demand) price per hour, e.g. 2.50"
+        ge=MIN_RATE, description="Dedicated (on-demand) price per hour, e.g. 2.50"
     )
     interruptions_per_hour: float = Field(
         default=DEFAULT_INTERRUPTIONS_PER_HOUR,

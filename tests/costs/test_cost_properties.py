@@ -159,8 +159,8 @@ def test_budget_rejects_unknown_parts(parts: list[int]) -> None:
 def test_huge_inputs_have_clear_messages() -> None:
     with pytest.raises(ValidationError, match="less than or equal to 1000000"):
         RentQuery(hours=2e9, rate_per_hour=1)
-    with pytest.raises(ValidationError, match="less than or equal to 1000000000"):
-        BudgetQuery(budget=1e12)
+    with pytest.raises(ValidationError, match="budget: 1e\\+12 EUR is more than 1,000,000,000 EUR"):
+        BudgetQuery(budget=1e12, currency="EUR")
     with pytest.raises(ValidationError, match="finite number"):
         SpotQuery(job_hours=float("nan"), spot_rate=1, dedicated_rate=2)
 
@@ -199,3 +199,11 @@ def test_every_numeric_field_at_once(model, func, fixed, data) -> None:  # type:
     except ValidationError:
         return
     _check_result(func(query))
+
+
+def test_money_is_bounded_in_euros_whatever_the_currency() -> None:
+    """An A100 at $1.19/h is about 19,000 rupiah an hour: a real price, not a typo; $20,000 an
+    hour is a typo in any currency."""
+    assert RentQuery(hours=100, rate_per_hour=18_982.9, currency="IDR").rate_per_hour == 18_982.9
+    with pytest.raises(ValidationError, match="rate_per_hour: 20000 USD is more than 10,000 EUR"):
+        RentQuery(hours=1, rate_per_hour=20_000, currency="USD")

@@ -235,3 +235,14 @@ def test_pytorch_on_a_jetson_is_nvidias_build_for_its_jetpack_not_pip() -> None:
     support = next(c for c in answer.tool_calls if c.name == "software_support")
     assert support.arguments["gpu"] == "Jetson Xavier NX 8GB"
     assert "JetPack 5.1" in answer.text and "--index-url" not in answer.text
+
+
+def test_a_draw_at_the_plug_with_its_parts_in_words_is_the_whole_machine() -> None:
+    """'450 W at the plug (4 cards at 140 W max + the rest)': 450 W is the total; the rest comes on
+    top of the cards' figure, which is no figure of the rest's."""
+    text = ask(
+        "Le serveur tournerait 24h/24, 7j/7. On mesure en moyenne ~450 W à la prise (4 cartes "
+        "à 140 W max + le reste). Tarif 0,18 €/kWh. Ça coûte combien par an ?"
+    ).text
+    assert text.startswith("**La machine à 450 W pendant 24 h par jour"), text[:200]
+    assert "710\u00a0€ par an" in text.split("\n")[0]

@@ -307,6 +307,19 @@ def _following(
     return min(after)[1] if after else None
 
 
+_ADDED = re.compile(r"\s*(?:\+|plus\b|en plus de\b)", re.I)
+
+
+def _added_to(text: str, w_end: int) -> bool:
+    """Whether the rest of the machine is said to come on top of the figure ending at `w_end`
+    ('140 W max + le reste', '300 W plus the rest'): that figure is another part's."""
+    rest = [start for start, _ in phrase_spans("rest_of_machine", text) if start >= w_end]
+    if not rest:
+        return False
+    between = text[w_end : min(rest)]
+    return len(between) <= IDLE_SPAN and bool(_ADDED.search(between))
+
+
 PER_CARD_SPAN = 16  # how far after a figure a per-card word may sit: '700 W each'
 
 
@@ -338,6 +351,8 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     rest_index = _following("rest_of_machine", unidle, watts, idle_index)
     if rest_index is None:
         rest_index = _nearest("rest_of_machine", unidle, watts, idle_index)
+        if rest_index is not None and _added_to(unidle, watts[rest_index][1]):
+            rest_index = None  # '4 cartes à 140 W max + le reste': the cards' figure, not the rest's
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}

@@ -33,6 +33,7 @@ class CardRoleWords(BaseModel):
     chipsets: list[str]
     requirement: list[str]
     owner: list[str]
+    elsewhere: list[str]
 
 
 @dataclass(frozen=True)
@@ -293,6 +294,24 @@ def requirement_cards(text: str, spans: list[CardSpan]) -> list[str]:
     3070', 'tested on an A100'), in order: a requirement word before the name, in its sentence
     ('minimum RTX 3090 required, I have a 4070': the asker's card comes after their own words)."""
     return _cards_after(text, spans, _requirement_words(), _owner_words())
+
+
+@lru_cache(maxsize=1)
+def _elsewhere_words() -> re.Pattern[str]:
+    return re.compile(_whole_words(role_words().elsewhere), re.I)
+
+
+def elsewhere_cards(text: str, spans: list[CardSpan]) -> list[str]:
+    """The cards a message names as someone else's or as what the asker's card is compared with
+    ('like my friend does on his desktop 5090', 'basically the desktop 5090'): such a word before
+    every mention of the name, in its sentence, with no owner word after it ('my friend sold me
+    his 3090, I have it now' keeps it)."""
+    words, owner = _elsewhere_words(), _owner_words()
+    return [
+        name
+        for name in dict.fromkeys(s.name for s in spans)
+        if all(_cards_after(text, [s], words, owner) for s in spans if s.name == name)
+    ]
 
 
 def owned_cards(text: str, spans: list[CardSpan]) -> list[str]:

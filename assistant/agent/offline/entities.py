@@ -17,6 +17,7 @@ from assistant.agent.offline.card_roles import (
     are_options,
     card_counts,
     card_vendors,
+    elsewhere_cards,
     options_between,
     own_variants,
     owned_cards,
@@ -1112,6 +1113,7 @@ def extract_entities(text: str) -> Entities:
     gpus, unknown, suggestions, card_spans, unknown_spans = _gpus(text)
     gpus, card_spans, instance_counts = _instance_cards(text, gpus, card_spans)
     gpus, card_spans, memory, claims = own_variants(text, gpus, card_spans)
+    gpus, card_spans = _without_others(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
     ent.memory_claims = claims
@@ -1284,6 +1286,21 @@ _RUNS_BEFORE = re.compile(
 
 _FINE_TUNE_NOUN = re.compile(r"fine[- ]?tune[sd]?|finetune[sd]?", re.I)
 OWNED_SPAN = 3  # words between 'our' and 'fine-tune': 'our Yoruba/Hausa fine-tune'
+
+
+def _without_others(
+    text: str, gpus: list[str], spans: list[CardSpan]
+) -> tuple[list[str], list[CardSpan]]:
+    """The asker's cards without someone else's or a card theirs is compared with ('a laptop
+    5090 … basically the desktop 5090 … like my friend does on his desktop 5090'), when the asker
+    names one of their own and the cards are no options to weigh."""
+    if len(gpus) < 2 or are_options(text, spans):
+        return gpus, spans
+    others = set(elsewhere_cards(text, spans))
+    mine = [g for g in gpus if g not in others]
+    if not mine or not others:
+        return gpus, spans
+    return mine, [s for s in spans if s.name not in others]
 
 
 def _owned_model(text: str, m: re.Match[str]) -> bool:

@@ -1,0 +1,31 @@
+"""A card named as someone else's, or as the one the asker's is compared with, is not one of the
+asker's cards when the asker names their own; cards weighed as options keep both."""
+
+from __future__ import annotations
+
+from assistant.agent.offline.entities import extract_entities
+
+
+def test_a_friends_card_and_a_compared_card_are_not_the_askers() -> None:
+    ent = extract_entities(
+        "I got a laptop with an RTX 4080 (laptop). It's basically the desktop 4080 with 16gb, "
+        "right? Can I run 14B models like my friend does on his desktop 4080?"
+    )
+    assert ent.gpus == ["GeForce RTX 4080 Mobile"]
+
+
+def test_french_a_friends_card_is_not_the_askers() -> None:
+    ent = extract_entities(
+        "J'ai une RTX 3060 12 Go. Mon pote fait tourner Flux sur sa RTX 4090, je peux aussi ?"
+    )
+    assert ent.gpus == ["GeForce RTX 3060 12GB"]
+
+
+def test_cards_weighed_as_options_are_both_kept() -> None:
+    ent = extract_entities("My friend has a 3090 and I have a 4090, which one is faster for SDXL?")
+    assert set(ent.gpus) == {"GeForce RTX 3090", "GeForce RTX 4090"}
+
+
+def test_a_card_only_someone_else_has_stays_when_the_asker_names_none() -> None:
+    ent = extract_entities("My friend says the RTX 4090 runs 70B models at 4-bit. Is that true?")
+    assert ent.gpus == ["GeForce RTX 4090"]

@@ -99,8 +99,9 @@ def validation_text(exc: ValidationError) -> str:
     """Invalid tool arguments as the error text the model receives: `field: message` each."""
     parts = []
     for err in exc.errors():
-        where = ".".join(str(p) for p in err.get("loc", ())) or "input"
-        parts.append(f"{where}: {err.get('msg')}")
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        # a check across fields names its field in its own message
+        parts.append(f"{where}: {err.get('msg')}" if where else str(err.get("msg")))
     return error_text("invalid arguments — " + "; ".join(parts))
 
 

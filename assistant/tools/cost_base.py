@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from assistant.knowledge.sources import Source
 from assistant.money import (
@@ -81,7 +82,14 @@ class MoneyQuery(BaseModel):
                 continue
             in_eur = Money(amount=amount, currency=currency).to("EUR", self.usd_per_eur).amount
             if in_eur > bound:
-                raise ValueError(f"{name}: {amount:g} {currency} is more than {bound:,.0f} EUR")
+                # the type of a field's own bound: an asker's figure out of range, which the
+                # tool's message explains, not arguments to drop
+                raise PydanticCustomError(
+                    "less_than_equal",
+                    "{name}: {amount} {currency} is more than {bound} EUR",
+                    {"name": name, "amount": f"{amount:g}", "currency": currency,
+                     "bound": f"{bound:,.0f}"},
+                )  # fmt: skip
         return self
 
 

@@ -12,17 +12,17 @@ from assistant import ask
     ("question", "opening"),
     [
         (
-            "Why does model.half() make my ResNet slower on a GTX 1080 than plain float32?",
-            "Usually the timing or the card, not FP16 itself.",
+            "Why does model.half() make my ResNet slower on a T4 than plain float32?",
+            "Usually the measurement: GPU work runs asynchronously",
         ),
         (
             "Pourquoi mon modèle tourne plus lentement en fp16 qu'en fp32 sur ma T4 ?",
-            "En général à cause de la mesure ou de la carte",
+            "En général à cause de la mesure : le travail du GPU est asynchrone",
         ),
         (
             "free colab kicked me out while I was running a gradio web UI, it said disallowed "
             "code. why?",
-            "It means Colab judged the session to be a use that its free tier does not allow.",
+            "It means Colab judged the session to be a use that its free tier does not allow:",
         ),
     ],
 )

@@ -25,7 +25,7 @@ def test_a_memory_in_brackets_still_names_the_same_card() -> None:
 
 
 def test_a_desktop_card_beside_a_laptop_one_stays_the_desktop_card() -> None:
-    ent = extract_entities("my laptop has an RTX 4080; my brother's desktop 4080 has 16GB")
+    ent = extract_entities("my laptop has an RTX 4080; the desktop 4080 at work has 16GB")
     assert ent.gpus[0] == "GeForce RTX 4080 Mobile" and "GeForce RTX 4080" in ent.gpus
 
 

@@ -5,6 +5,8 @@ a span of time is no count of machines."""
 
 from __future__ import annotations
 
+import re
+
 from assistant import ask
 from assistant.agent.offline.planner import tool_calls_for
 from assistant.agent.offline.quantities import count_each
@@ -196,3 +198,17 @@ def test_methods_named_are_read_once_in_order_without_an_owned_fine_tune() -> No
     owned = "Our fine-tune of Mistral runs on a 3090. Could a LoRA of Qwen 7B fit too?"
     assert extract_entities(owned).methods == ["lora"]
     assert extract_entities("a LoRA, not a full fine-tune").methods == ["lora"]
+
+
+def test_a_pasted_error_is_explained_before_the_words_that_introduce_it() -> None:
+    """'… while ollama is loaded:' introduces the traceback; it is no question of its own, so no
+    entry about Ollama opens the answer before the out-of-memory one."""
+    text = ask(
+        "now getting this when i run whisper in python while ollama has llama3.1 loaded:\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 30.00 MiB. GPU 0 has a "
+        "total capacity of 11.76 GiB of which 9.44 MiB is free.\n"
+        "on its own it works. why??"
+    ).text
+    first = text.split("\n\n")[0]
+    assert "Ollama" not in first and "OLLAMA" not in first, first
+    assert re.search(r"out of memory|GPU", text.split("<sub>")[1], re.I), text[:600]

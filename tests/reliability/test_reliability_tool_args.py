@@ -27,7 +27,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     (
         "budget_plan",
         {"budget": 1e12, "currency": "EUR"},
-        "invalid arguments — budget: Input should be less than or equal to 1000000000",
+        "invalid arguments — budget: 1e+12 EUR is more than 1,000,000,000 EUR",
     ),
     (
         "workload_fit",

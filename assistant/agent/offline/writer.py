@@ -734,6 +734,9 @@ def _leads(
 
     clauses = [c.strip() for c in _CLAUSE_END.split(reading.text)]
     clauses = [c for c in clauses if len(c.split()) >= MIN_CLAUSE_WORDS]
+    if error_messages.pasted(reading.text) is not None:
+        # 'now getting this when i run whisper while ollama is loaded:' introduces the error
+        clauses = [c for c in clauses if not c.endswith(":")]
     if reading.follow_up or len(clauses) < 2:
         return [first]
     found = [knowledge_lead.passage_entry_id(p) for p in retrieved]
@@ -747,7 +750,12 @@ def _leads(
         if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
             entry = get_entry(lead.entry.id, reading.language) or lead.entry
             leads.append(knowledge_lead.Lead(entry, lead.score))
-    if first.entry.id not in {x.entry.id for x in leads}:
+    if error_messages.pasted(reading.text) is not None:
+        # the pasted error is what the message asks about: its explanation opens the answer,
+        # not the entry of the words around it ('while ollama has llama3.1 loaded:')
+        leads = [x for x in leads if x.entry.id != first.entry.id]
+        leads.insert(0, first)
+    elif first.entry.id not in {x.entry.id for x in leads}:
         leads.insert(0, first)
     return leads[:2]
 

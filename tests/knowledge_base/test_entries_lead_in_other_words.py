@@ -24,6 +24,11 @@ from assistant import ask
             "code. why?",
             "It means Colab judged the session to be a use that its free tier does not allow:",
         ),
+        (
+            "on my Xavier NX, python3 -c 'import onnxruntime' just says Illegal instruction (core "
+            "dumped) since I pip installed a new package",
+            "Usually numpy, not PyTorch:",
+        ),
     ],
 )
 def test_the_entry_opens_the_answer(question: str, opening: str) -> None:

@@ -29,3 +29,11 @@ def test_cards_weighed_as_options_are_both_kept() -> None:
 def test_a_card_only_someone_else_has_stays_when_the_asker_names_none() -> None:
     ent = extract_entities("My friend says the RTX 4090 runs 70B models at 4-bit. Is that true?")
     assert ent.gpus == ["GeForce RTX 4090"]
+
+
+def test_a_pick_word_after_the_last_new_card_makes_options_even_when_one_is_named_again() -> None:
+    ent = extract_entities(
+        "here the rx 7800 xt and the rtx 4070 super cost the same. which one for local LLMs? "
+        "and is the 7800 xt at least faster than my old card?"
+    )
+    assert ent.options

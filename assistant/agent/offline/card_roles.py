@@ -146,8 +146,12 @@ def are_options(text: str, spans: list[CardSpan]) -> bool:
         among = re.compile(rf"(?<![\w'])(?:{_words(words.pick_among)})(?![\w'])")
         # the pick word right before the first card ('cheapest of', 'entre'), within its sentence
         # (a period inside a name, 'g4dn.xlarge', ends none)
-        lead = re.split(r"[.!?](?:\s|$)", fold(text[: ordered[0].start]))[-1][-PICK_AMONG_SPAN:]
-        return asks_to_pick(text[ordered[-1].end :]) or bool(among.search(lead))
+        lead = sentence_before(fold(text[: ordered[0].start]))[-PICK_AMONG_SPAN:]
+        # after the last card named ('… and the 5060 Ti cost the same. which one for LLMs? is the
+        # 4060 Ti faster?': the pick word follows the 5060 Ti, not the 4060 Ti named again)
+        last_new = max(min(s.start for s in ordered if s.name == n) for n in distinct)
+        after = next(s.end for s in ordered if s.start == last_new)
+        return asks_to_pick(text[after:]) or bool(among.search(lead))
     return False
 
 

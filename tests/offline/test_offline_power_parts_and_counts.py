@@ -246,3 +246,16 @@ def test_a_draw_at_the_plug_with_its_parts_in_words_is_the_whole_machine() -> No
     ).text
     assert text.startswith("**La machine à 450 W pendant 24 h par jour"), text[:200]
     assert "710\u00a0€ par an" in text.split("\n")[0]
+
+
+def test_the_bill_and_the_battery_are_answered_in_the_order_asked() -> None:
+    bill_first = ask(
+        "electricity q: the pc pulls about 180 W at the wall, 6 h a day, 0.15 USD per kWh. whats "
+        "that per month? also how long would it last on a 2 kWh power station during outages?"
+    ).text
+    battery_first = ask(
+        "how long does a 1 kWh power station run my 300 W pc? and at 0.25 €/kWh what does the "
+        "electricity cost per month at 4 h a day?"
+    ).text
+    assert bill_first.startswith("**The machine at 180 W"), bill_first[:200]
+    assert battery_first.startswith("**A 1,000 Wh battery"), battery_first[:200]

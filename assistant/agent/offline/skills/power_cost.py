@@ -285,7 +285,11 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
         grid = asked.electricity_price is not None or (
             result.generator is None and "electricity" in concepts_in(question)
         )
-        text = "\n\n".join([*off_grid, text] if grid else off_grid)
+        text = "\n\n".join(
+            ([text, *off_grid] if _bill_asked_first(question) else [*off_grid, text])
+            if grid
+            else off_grid
+        )
     if result.psu is not None:
         text = _psu_line(result, lang) + "\n\n" + text
     if asked.energy_kwh and asked.energy_card == result.gpu and asked.energy_period:
@@ -320,6 +324,23 @@ def _outage_check(battery: BatteryRuntime, question: str, lang: Lang) -> str:
     return pick(
         lang, f": a {length} h outage is not covered", f" : une coupure de {length} h ne passe pas"
     )
+
+
+CAPACITY_SPAN = 16  # how far before a battery word its capacity's 'kWh' may sit
+
+
+def _bill_asked_first(question: str) -> bool:
+    """The bill is asked before the battery or generator ('electricity q. … whats that per
+    month? also … how long would the pc last on the battery?'): the answers keep that order."""
+    from assistant.agent.offline.concepts import concept_starts
+
+    off_grid = concept_starts("battery", question) + concept_starts("generator", question)
+    bill = [
+        b
+        for b in concept_starts("electricity", question)
+        if not any(0 <= o - b <= CAPACITY_SPAN for o in off_grid)  # '1.2 kWh battery'
+    ]
+    return bool(bill and off_grid) and min(bill) < min(off_grid)
 
 
 def _battery_line(result: PowerCost, lang: Lang, question: str = "") -> str:

@@ -348,7 +348,7 @@ _SPACE = "[ \u00a0\u202f]"
 # 1'200 (Swiss), 1,50,000 (Indian lakh)
 _NUM = (
     rf"\d{{1,3}}(?:,\d{{2}})+,\d{{3}}(?:\.\d+)?|\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:['’]\d{{3}})+(?:[.,]\d+)?"
-    rf"|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d+(?:[.,]\d+)?"
+    rf"|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d{{1,3}}(?:\.\d{{3}})+(?:,\d+)?|\d+(?:[.,]\d+)?"
 )
 
 
@@ -451,9 +451,11 @@ _GROUPED = re.compile(r"[1-9]\d{0,2}(?:[.,]\d{3})+")
 
 def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
     """'1,800' and '2.500' are thousands (a rate per hour or per kWh aside: '1,500 $/h' is 1.5);
-    '0,80' a decimal."""
+    '0,80' a decimal; '1.444,70' and '1,444.70' the same amount."""
     s = re.sub(rf"{_SPACE}|['’]", "", num)
-    if "," in s and "." in s or _LAKH.fullmatch(s):
+    if "," in s and "." in s and s.rfind(",") > s.rfind("."):
+        s = s.replace(".", "").replace(",", ".")  # Rp 1.444,70
+    elif "," in s and "." in s or _LAKH.fullmatch(s):
         s = s.replace(",", "")  # 1,500.50 · 1,50,000
     elif not rate and _GROUPED.fullmatch(s) and (english_thousands or "," in s or "." in s):
         s = s.replace(",", "").replace(".", "")  # $1,500 · 1,800 dollars · 2.500 €

@@ -45,6 +45,10 @@ def test_table_and_type_list_the_same_currencies() -> None:
         ("about 60 rupees per unit. how much PKR?", 60, "PKR"),
         ("about 60 rupees per unit", 60, "INR"),
         ("12 000 pesos chilenos al mes", 12000, "CLP"),
+        # points for thousands, a comma for the decimals
+        ("PLN tariff Rp 1.444,70/kWh", 1444.7, "IDR"),
+        ("budget Rp 12.500.000 for a laptop", 12_500_000, "IDR"),
+        ("la carte coûte 2.499,99 €", 2499.99, "EUR"),
     ],
 )
 def test_amounts_in_other_currencies_are_read(text: str, amount: float, currency: str) -> None:

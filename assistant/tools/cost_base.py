@@ -20,8 +20,7 @@ from assistant.money import (
 
 # Bounds that reject absurd input with a clear message rather than computing nonsense.
 MAX_HOURS = 1_000_000.0  # about 114 years of GPU time
-# Money bounds are in euros whatever the currency, so a currency of small units (rupiah, won,
-# FCFA) keeps its real prices and a typo in any currency is still refused.
+# Money bounds below are in euros whatever the currency (EUR_BOUNDS, MoneyQuery).
 MAX_RATE = 10_000.0  # per GPU-hour
 MIN_RATE = 0.0001  # per hour: below this a price is a typo, and ratios of prices overflow
 MAX_PRICE = 10_000_000.0

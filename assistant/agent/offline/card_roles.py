@@ -114,9 +114,8 @@ def card_memory(text: str, spans: list[CardSpan]) -> dict[str, float]:
     sizes: dict[str, set[float]] = {}
     for span in sorted(spans, key=lambda s: s.start):
         m = (
-            inside.search(
-                folded, span.start, span.end
-            )  # in its own sentence: '2080ti，那个更快？ — 一个显存16g' gives the 16g to no card
+            inside.search(folded, span.start, span.end)
+            # after it, in its own sentence: '2080ti，那个更快？ — 一个显存16g' gives no card the 16g
             or after.match(sentence_after(folded[span.end : span.end + 32]))
             or before.search(folded[max(0, span.start - BEFORE_WINDOW) : span.start])
             or (
@@ -308,8 +307,8 @@ def _elsewhere_words() -> re.Pattern[str]:
 def elsewhere_cards(text: str, spans: list[CardSpan]) -> list[str]:
     """The cards a message names as someone else's or as what the asker's card is compared with
     ('like my friend does on his desktop 5090', 'basically the desktop 5090'): such a word before
-    every mention of the name, in its sentence, with no owner word after it ('my friend sold me
-    his 3090, I have it now' keeps it)."""
+    every mention of the name, in its sentence, with no owner word between them ('a friend says
+    the one I have, a 3090, is fine' keeps it)."""
     words, owner = _elsewhere_words(), _owner_words()
     return [
         name

@@ -352,9 +352,8 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
     if rest_index is None:
         rest_index = _nearest("rest_of_machine", unidle, watts, idle_index)
         if rest_index is not None and _added_to(unidle, watts[rest_index][1]):
-            rest_index = (
-                None  # '4 cartes à 140 W max + le reste': the cards' figure, not the rest's
-            )
+            # '4 cartes à 140 W max + le reste': the cards' figure, not the rest's
+            rest_index = None
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}

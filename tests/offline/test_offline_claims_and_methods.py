@@ -154,3 +154,24 @@ def test_a_single_fine_tuning_method_on_options_is_named_not_its_precision() -> 
         "enough or do we need an A100?"
     ).text.split("\n")[0]
     assert "fits with full fine-tuning" in head and "at mixed" not in head
+
+
+@pytest.mark.parametrize(
+    ("question", "first"),
+    [
+        (
+            "we want to FULL fine-tune Qwen2.5-Coder-32B (bf16 mixed precision, AdamW). how many "
+            "H100 80GB do we need? and vs LoRA / QLoRA?",
+            "full fine-tuning: at least 7 × H100",
+        ),
+        (
+            "Combien de H100 80 Go pour un fine-tuning complet de Qwen2.5 32B, et en QLoRA ?",
+            "fine-tuning complet : au moins 7 × H100",
+        ),
+    ],
+)
+def test_how_many_cards_each_method_needs_opens_the_answer(question: str, first: str) -> None:
+    # the count asked, method by method in the question's order, not "yes, with LoRA"
+    head = ask(question).text.split("\n")[0]
+    assert head.startswith("**" + first), head
+    assert "1 × H100" in head

@@ -85,6 +85,19 @@ def test_a_speed_up(text: str, factor: float) -> None:
     assert [s.factor for s in speedups(text)] == [pytest.approx(factor)]
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "or i rent an A100 at $1.19/h, assume its ~2x faster so ~100 h",
+        "l'A100 est 2x plus rapide, donc environ 100 h",
+        "an H100 is 3x faster = 70 hours",
+    ],
+)
+def test_a_speed_up_the_asker_already_applied_is_not_applied_again(text: str) -> None:
+    # the hours they give after it are the hours to price
+    assert speedups(text) == []
+
+
 def test_a_slow_down_goes_to_the_card_it_describes() -> None:
     ent = extract_entities(
         "Provider A: 8x H100 at $23.92/hr, 18 hours. Provider B: 8x A100 at $14.32/hr, 2.5x longer."

@@ -8,7 +8,8 @@ condition and buy/rent mode — and flags card-like names the catalog does not k
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -649,11 +650,11 @@ def _gpus(
         if not _inside(h[1], links) and not _PRICE_AT.match(text, h[1])
     ]
     errors = pasted_error_spans(text)
-    outside = [h for h in hits if not _inside(h[1], errors)]
-    quoted = errors if outside else []  # where a name is the error's, once the asker names one
     # '2080ti … Error: … bf16 is only supported on A100+ GPUs': a card the pasted error names is
     # the library's word, not the asker's card, when the asker names one of their own
-    hits = outside or hits
+    hits = _the_askers(hits, lambda h: _inside(h[1], errors))
+    # where a name is the error's, once the asker names one
+    quoted = errors if any(not _inside(h[1], errors) for h in hits) else []
     cards = list({card.name: card for card, _, _ in hits}.values())
     known = [card.name for card in cards]
     laptop = LAPTOP in tokens(text)
@@ -1297,10 +1298,21 @@ def _without_others(
     if len(gpus) < 2 or are_options(text, spans):
         return gpus, spans
     others = set(elsewhere_cards(text, spans))
-    mine = [g for g in gpus if g not in others]
-    if not mine or not others:
+    mine = _the_askers(gpus, lambda g: g in others)
+    if mine is gpus:
         return gpus, spans
     return mine, [s for s in spans if s.name not in others]
+
+
+_T = TypeVar("_T")
+
+
+def _the_askers(mentions: list[_T], theirs: Callable[[_T], bool]) -> list[_T]:
+    """The mentions that are the asker's: without those that are not (a pasted error's words,
+    someone else's card) when the asker names one of their own; all of them (the same list)
+    otherwise."""
+    mine = [m for m in mentions if not theirs(m)]
+    return mine if mine and len(mine) < len(mentions) else mentions
 
 
 def _owned_model(text: str, m: re.Match[str]) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline import error_messages, lead_model
+from assistant.agent.offline import lead_model
 from assistant.agent.offline.concepts import concepts_in, reports_failure
 from assistant.agent.offline.lead_match import (
     about_something_else,
@@ -165,7 +165,7 @@ def find_lead(
     of the guide); `context`: what the question brings besides its words. A pasted error message
     comes before all that: the entry that explains it leads (`error_messages`); so does the entry
     that answers a premise stated in figures (`premises`: memory added up across cards)."""
-    message = error_messages.pasted(reading.text)
+    message = reading.pasted_error
     if message is not None:
         return _explaining(reading, retrieved, context, message.entries)
     premise = premise_entries(reading.text, reading.entities)

@@ -411,6 +411,21 @@ _FUEL_RATE = re.compile(
 def read_battery(text: str) -> float | None:
     """A battery's capacity in Wh, when an energy figure sits in a sentence with a battery word of
     the concept vocabulary ('an EcoFlow Delta 2 (1024 Wh)', 'un onduleur de 1,5 kWh')."""
+    m = _battery_capacity(text)
+    if m is None:
+        return None
+    value = float(re.sub(r"[ ,\u202f](?=\d{3}\b)", "", m.group(1)).replace(",", "."))
+    return value * 1000 if m.group(2) else value
+
+
+def battery_capacity_span(text: str) -> tuple[int, int] | None:
+    """Where the battery's capacity is written ('1.2 kWh' in 'a 1.2 kWh battery'): an energy
+    figure that is no energy used."""
+    m = _battery_capacity(text)
+    return None if m is None else m.span()
+
+
+def _battery_capacity(text: str) -> re.Match[str] | None:
     from assistant.agent.offline.concepts import concept_starts
 
     batteries = concept_starts("battery", text)
@@ -422,8 +437,7 @@ def read_battery(text: str) -> float | None:
             and not SENTENCE_END.search(text[min(s, m.end()) : max(s, m.start())])
         ]
         if near:
-            value = float(re.sub(r"[ ,\u202f](?=\d{3}\b)", "", m.group(1)).replace(",", "."))
-            return value * 1000 if m.group(2) else value
+            return m
     return None
 
 

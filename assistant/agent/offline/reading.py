@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from assistant.agent.offline.entities import Entities, extract_entities
+from assistant.agent.offline.error_messages import ErrorMessage, pasted
 from assistant.agent.offline.intents import (
     CLAUSE_MIN,
     MIN_SCORE,
@@ -60,6 +61,11 @@ class Reading:
     clauses: list[Entities] = field(default_factory=list)
     follow_up: bool = False
     previous_intents: list[str] = field(default_factory=list)
+
+    @cached_property
+    def pasted_error(self) -> ErrorMessage | None:
+        """The known error message the question pastes, read once per turn."""
+        return pasted(self.text)
 
     @property
     def tool_intents(self) -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from assistant.language import sentences
+
 _INJECTION = re.compile(
     r"(?:\b(?:ignore|ignorez|ignores|disregard|forget|override|bypass|oublie|oubliez|oublies|outrepasse)\b"
     r"[^.!?\n]{0,40}\b(?:instructions?|rules?|guidelines|prompt|consignes?|règles?|directives?|system)\b"
@@ -24,7 +26,6 @@ _INJECTION = re.compile(
     r"(?:say|write|print|respond|reply|dis|écris|réponds)\b)",
     re.IGNORECASE | re.MULTILINE,
 )
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?\n]?")
 
 
 def has_injection(text: str) -> bool:
@@ -34,7 +35,7 @@ def has_injection(text: str) -> bool:
 
 def strip_injection(text: str) -> str:
     """`text` without its sentences that carry instructions (what is left may still be a question)."""
-    kept = [s for s in _SENTENCE.findall(text) if not _INJECTION.search(s)]
+    kept = [s for s in sentences(text) if not _INJECTION.search(s)]
     return " ".join(s.strip() for s in kept).strip()
 
 

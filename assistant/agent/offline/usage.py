@@ -165,11 +165,24 @@ class Speedup:
     start: int
 
 
+@lru_cache(maxsize=1)
+def _applied_pattern() -> re.Pattern[str]:
+    words = alternation(tables()["speedup"]["applied"])
+    return re.compile(
+        rf"\s*,?\s*(?:{words})\s*(?:~|≈|about|around|roughly|environ)?\s*\d+(?:[.,]\d+)?\s*"
+        r"(?:h|hrs?|hours?|heures?|gpu[- ]?h(?:ours?|eures?)?)\b",
+        re.IGNORECASE,
+    )
+
+
 def speedups(text: str) -> list[Speedup]:
     """Every speed-up the message states: '2x faster' (2), '30 % plus rapide' (1.3), 'half the
-    time' (2); and every slow-down, as a factor below 1: '2.5x longer' (0.4)."""
+    time' (2); and every slow-down, as a factor below 1: '2.5x longer' (0.4). One whose hours the
+    asker already worked out ('~2x faster so ~100 h') is not applied again."""
     out = []
     for m in _speedup_pattern().finditer(text):
+        if _applied_pattern().match(text, m.end()):
+            continue
         if m.group("half"):
             factor = 2.0
         elif m.group("pct"):

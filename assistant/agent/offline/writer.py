@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.agent.offline import error_messages, knowledge_lead
+from assistant.agent.offline import knowledge_lead
 from assistant.agent.offline.card_roles import asks_to_pick
 from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.planner import (
@@ -703,9 +703,7 @@ def _lead_of(
     """The fitted lead for this reading, given the searched passages' entry ids. A failure the
     asker reports (an out-of-memory error, a very slow run) next to an estimate that would only
     contradict it ("it fits") is led by the likeliest entry, even one the model is unsure of."""
-    from assistant.agent.offline.error_messages import pasted
-
-    if any(_program_verdict(r) for r in results) and pasted(reading.text) is None:
+    if any(_program_verdict(r) for r in results) and reading.pasted_error is None:
         return None  # "does Fooocus run on my UHD 630?": the program's sourced verdict answers
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     lead = knowledge_lead.find_lead(reading, found, context)
@@ -718,6 +716,8 @@ def _lead_of(
 _ESTIMATES = frozenset({"workload_fit", "llm_speed", "models_for"})
 
 
+# A message's questions, not its sentences (`assistant.language.sentences`): a statement that sets
+# up a question ('I have a 3090. Can it run 70B?') belongs to it, so only '?' and line breaks cut.
 _CLAUSE_END = re.compile(r"\?+|\n+")
 
 
@@ -734,7 +734,7 @@ def _leads(
 
     clauses = [c.strip() for c in _CLAUSE_END.split(reading.text)]
     clauses = [c for c in clauses if len(c.split()) >= MIN_CLAUSE_WORDS]
-    if error_messages.pasted(reading.text) is not None:
+    if reading.pasted_error is not None:
         # 'now getting this when i run whisper while ollama is loaded:' introduces the error
         clauses = [c for c in clauses if not c.endswith(":")]
     if reading.follow_up or len(clauses) < 2:
@@ -750,7 +750,7 @@ def _leads(
         if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
             entry = get_entry(lead.entry.id, reading.language) or lead.entry
             leads.append(knowledge_lead.Lead(entry, lead.score))
-    if error_messages.pasted(reading.text) is not None:
+    if reading.pasted_error is not None:
         # the pasted error is what the message asks about: its explanation opens the answer,
         # not the entry of the words around it ('while ollama has llama3.1 loaded:')
         leads = [x for x in leads if x.entry.id != first.entry.id]
@@ -1216,9 +1216,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         # A pasted error is explained first: a "yes" on the card is not what it asks, and a "no"
         # only repeats what the error (or the failure the asker reports) already told them.
         denied = _denied_first(results)
-        told = error_messages.pasted(reading.text) is not None or (
-            denied and reports_failure(reading.text)
-        )
+        told = reading.pasted_error is not None or (denied and reports_failure(reading.text))
         premise = bool(sections) and not told and (denied or _card_verdict_first(reading, results))
         # The fit verdict for the asker's own model answers "will it fit?": it comes first too.
         verdict = bool(sections) and _fit_first(reading, results)

@@ -326,19 +326,19 @@ def _outage_check(battery: BatteryRuntime, question: str, lang: Lang) -> str:
     )
 
 
-CAPACITY_SPAN = 16  # how far before a battery word its capacity's 'kWh' may sit
-
-
 def _bill_asked_first(question: str) -> bool:
     """The bill is asked before the battery or generator ('electricity q. … whats that per
-    month? also … how long would the pc last on the battery?'): the answers keep that order."""
+    month? also … how long would the pc last on the battery?'): the answers keep that order. The
+    battery's own capacity ('a 1.2 kWh battery') is no question about the bill."""
     from assistant.agent.offline.concepts import concept_starts
+    from assistant.agent.offline.quantities import battery_capacity_span
 
     off_grid = concept_starts("battery", question) + concept_starts("generator", question)
+    capacity = battery_capacity_span(question)
     bill = [
         b
         for b in concept_starts("electricity", question)
-        if not any(0 <= o - b <= CAPACITY_SPAN for o in off_grid)  # '1.2 kWh battery'
+        if capacity is None or not capacity[0] <= b < capacity[1]
     ]
     return bool(bill and off_grid) and min(bill) < min(off_grid)
 

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.concepts import reports_failure
+from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.texts import bullet_list, gb, in_language, num, pick
@@ -749,6 +749,8 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
             f"**Non : {model} ne peut pas être affiné sur {where}**, même en {task_name(lightest, lang)} "
             f"(environ {gb(lightest.total_gb, lang)} pour {gb(first.capacity_gb, lang)}{per_card}).",
         )
+    if first.capacity_gb and not multi and names_concept("card_count", question):
+        head = _cards_per_method(results, where, first.capacity_gb, lang)
     verdicts = {k: pick(lang, *v) for k, v in FIT_VERDICTS.items()}
     held = bool(first.capacity_gb)  # a card or a memory size to hold each method against
     header = pick(lang, "| Method | Memory needed |", "| Méthode | Mémoire nécessaire |")
@@ -778,11 +780,36 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
     return "\n\n".join(p for p in (head, table, note) if p)
 
 
+def _cards_per_method(results: list[FitResult], card: str, capacity: float, lang: Lang) -> str:
+    """'how many H100 do we need for a full fine-tune? and vs LoRA?': the cards each method's
+    memory calls for, in the order the question names the methods; past one card, a floor (each
+    card also holds its own activations and CUDA context, and the state is sharded: FSDP or
+    ZeRO-3)."""
+    parts = []
+    for r in results:
+        n = max(1, math.ceil((r.total_gb or 0.0) / capacity))
+        floor = pick(lang, "at least ", "au moins ") if n > 1 else ""
+        parts.append(
+            f"{task_name(r, lang)}{' : ' if lang == 'fr' else ': '}{floor}{n} × {card} "
+            f"({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
+        )
+    sharded = any((r.total_gb or 0.0) > capacity for r in results)
+    tail = (
+        pick(
+            lang,
+            " — by memory alone, with the training state sharded across the cards (FSDP or ZeRO-3).",
+            " — pour la mémoire seule, l'état d'entraînement réparti entre les cartes (FSDP ou ZeRO-3).",
+        )
+        if sharded
+        else "."
+    )
+    return f"**{'; '.join(parts) if lang == 'en' else ' ; '.join(parts)}**{tail}"
+
+
 def _asked_apart(reading: Reading, cards: list[str]) -> bool:
     """Each card is named in a sentence of its own, no sentence naming two: cards asked about one
     after the other, not one machine holding them all (which the message would say: 'in the same
     PC as the 5090', 'together')."""
-    from assistant.agent.offline.concepts import names_concept
 
     if names_concept("several_gpus", reading.text):
         return False

@@ -175,3 +175,21 @@ def test_how_many_cards_each_method_needs_opens_the_answer(question: str, first:
     head = ask(question).text.split("\n")[0]
     assert head.startswith("**" + first), head
     assert "1 × H100" in head
+
+
+def test_two_models_held_at_once_are_added_up() -> None:
+    # the sentence that says "at the same time" pairs the 8B and Whisper; the 14B asked "instead"
+    # in the next one is not added
+    text = ask(
+        "our office pc has an rtx 4060 ti (the 8gb one, not 16). i want llama 3.1 8b to draft "
+        "notes AND whisper large-v3 to transcribe consults, both on the gpu at the same time. "
+        "does that fit?? and could i step up to qwen2.5 14b instead"
+    ).text
+    head = text.split("\n")[0]
+    assert head.startswith("**Together, no:"), head
+    assert "Llama 3.1 8B" in head and "Whisper large-v3" in head and "Qwen" not in head
+
+
+def test_two_models_asked_one_by_one_are_not_added_up() -> None:
+    text = ask("On my RTX 3060 12GB, does Mistral 7B fit? And Whisper large-v3?").text
+    assert "Together" not in text

@@ -670,7 +670,55 @@ def _models(results: list[FitResult], question: str, lang: Lang) -> str:
         lang, f"{_a(sold)} {gb(sold, lang)} card", f"une carte de {gb(sold, lang)}"
     )
     head = f"**{each}** — {pick(lang, 'on', 'sur')} {where} ({gb(first.capacity_gb, lang)})."
+    together = _together(results, question)
+    if together:
+        head = _together_head(together, where, first.capacity_gb, lang) + "\n\n" + head
     return "\n\n".join([head, *(render(r, question, lang) for r in results)])
+
+
+def _together(results: list[FitResult], question: str) -> list[FitResult]:
+    """The models a sentence asks to hold on the card at once ('llama 3.1 8b … AND whisper
+    large-v3 …, both on the gpu at the same time'), in the order checked; none when no sentence
+    says so of two of them (a model asked 'instead' in another sentence is not added)."""
+    from assistant.agent.offline.concepts import concept_starts
+    from assistant.agent.offline.entities import extract_entities
+    from assistant.language import sentence_after, sentence_start
+
+    for at in concept_starts("models_together", question):
+        start = sentence_start(question, at)
+        named = set(extract_entities(sentence_after(question[start:])).models)
+        chosen = [r for r in results if r.model in named and r.total_gb]
+        if len(chosen) >= 2:
+            return chosen
+    return []
+
+
+def _together_head(together: list[FitResult], where: str, capacity: float, lang: Lang) -> str:
+    """'Together, no: … need about 9.3 GB for 8 GB': the sum of what each needs, one CUDA context
+    counted once."""
+    overheads = [sum(b.gb for b in r.breakdown if b.item == "overhead") for r in together]
+    total = sum(r.total_gb or 0.0 for r in together) - sum(overheads) + max(overheads)
+    names = pick(lang, " and ", " et ").join(
+        f"{_model_label(r, lang)} ({gb(r.total_gb, lang)}{pick(lang, ' at ', ' en ')}{r.precision})"
+        for r in together
+    )
+    if total <= capacity:
+        return pick(
+            lang,
+            f"**Together, yes: {names} need about {gb(total, lang)} at once on {where}, for "
+            f"{gb(capacity, lang)}.**",
+            f"**Ensemble, oui : {names} demandent environ {gb(total, lang)} à la fois sur {where}, "
+            f"pour {gb(capacity, lang)}.**",
+        )
+    return pick(
+        lang,
+        f"**Together, no: {names} need about {gb(total, lang)} at once on {where}, more than its "
+        f"{gb(capacity, lang)}.** One after the other (unloading the first), or with a smaller or "
+        "more quantized second model, they fit.",
+        f"**Ensemble, non : {names} demandent environ {gb(total, lang)} à la fois sur {where}, plus "
+        f"que ses {gb(capacity, lang)}.** L'un après l'autre (en déchargeant le premier), ou avec "
+        "un second modèle plus petit ou plus quantifié, ils tiennent.",
+    )
 
 
 def combine(results: list[FitResult], question: str, lang: Lang) -> str:

@@ -310,3 +310,31 @@ def test_a_model_fine_tuned_by_its_owner_is_served_not_trained() -> None:
     served = extract_entities("our model = Llama 3.1 8B fine-tuned on Turkish, served with vLLM")
     assert served.method is None
     assert extract_entities("I want to fine-tune Llama 3.1 8B on Turkish").method == "finetune"
+
+
+@pytest.mark.parametrize(
+    ("text", "per_day"),
+    [
+        ("on l'utiliserait 9h-19h en semaine", 10.0),
+        ("from 9am to 5pm on weekdays", 8.0),
+        ("de 22h à 6h, la nuit", 8.0),
+        ("9:00-17:30", 8.5),
+        ("between 9am and 6pm", 9.0),
+        ("entre 9h et 18h", 9.0),
+    ],
+)
+def test_a_window_of_the_day_is_its_hours_a_day(text: str, per_day: float) -> None:
+    assert extract_entities(text).hours_per_day == pytest.approx(per_day)
+
+
+@pytest.mark.parametrize("text", ["2h-3h of training", "1h30-2h per run", "2h and 3h"])
+def test_two_short_lengths_are_no_window_of_the_day(text: str) -> None:
+    ent = extract_entities(text)
+    assert ent.hours_per_day is None and ent.total_hours is not None
+
+
+def test_a_month_of_daily_use_says_how_it_adds_up() -> None:
+    from assistant import ask
+
+    head = ask("louer une L40S à ~1,40 €/h, on l'utiliserait 9h-19h en semaine").text
+    assert head.startswith("**L40S pendant un mois (10 h par jour × 21,7 jours = 217 h)"), head

@@ -86,3 +86,17 @@ def test_a_named_program_is_the_goal_not_learning_the_guide() -> None:
     cards = [match_gpu(o.gpu).gpu for o in r.options]
     widths = [(c.bandwidth_gbs or 0) if c else 0 for c in cards]
     assert widths[0] == max(widths), "the most capable card the budget buys comes first"
+
+
+def test_running_an_llm_does_not_need_tensor_cores() -> None:
+    # Apple silicon runs a 70B (llama.cpp, MLX): memory decides, not matrix units
+    r = run(
+        workload="llm_inference",
+        model_params_b=70,
+        budget=5000,
+        currency="EUR",
+        candidates=["Apple M4 Max", "Apple M3 Ultra", "GeForce RTX 5090"],
+    )
+    assert {o.gpu for o in r.options} >= {"Apple M4 Max", "Apple M3 Ultra"}
+    training = run(workload="training", candidates=["Apple M4 Max", "GeForce RTX 5090"])
+    assert "Apple M4 Max" not in {o.gpu for o in training.options}

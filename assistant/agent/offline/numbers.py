@@ -259,11 +259,60 @@ def same_sentence_before(text: str, start: int, span: int = DAILY_BEFORE) -> str
     return sentence_before(window)
 
 
+# A time of day: '9h', '19h30', '9:00', '9am', '7 pm'.
+def _clock(name: str) -> str:
+    return (
+        rf"(?P<{name}>\d{{1,2}})(?:\s*h(?P<{name}_h>\d{{2}})?|:(?P<{name}_m>\d{{2}})"
+        rf"|\s*(?P<{name}_half>[ap])\.?m\.?)"
+    )
+
+
+_CLOCK_WINDOW = re.compile(
+    rf"(?<![\w.,:]){_clock('a')}\s*(?:-|–|à|to|until|till|jusqu'à|(?P<joined>and|et))\s*"
+    rf"{_clock('b')}(?![\w:])",
+    re.IGNORECASE,
+)
+_BETWEEN = re.compile(r"\b(?:between|entre)\s*$", re.IGNORECASE)
+
+
+def _clock_hour(m: re.Match[str], name: str) -> float:
+    hour, half = int(m.group(name)), m.group(f"{name}_half")
+    if half:
+        hour = hour % 12 + (12 if half.lower() == "p" else 0)
+    return hour + int(m.group(f"{name}_h") or m.group(f"{name}_m") or 0) / 60
+
+
+def _clock_windows(text: str) -> list[tuple[int, int, float]]:
+    """Daily windows written as times of day ('9h-19h', 'de 22h à 6h', '9am to 5pm', '9:00-17:30'):
+    (start, end, hours a day). A range of two short hours ('2h-3h') is a length, not a window: a
+    window ends after noon, wraps past midnight, or is written with minutes or am/pm."""
+    out = []
+    for m in _CLOCK_WINDOW.finditer(text):
+        first, last = _clock_hour(m, "a"), _clock_hour(m, "b")
+        if max(first, last) >= 24:
+            continue
+        if m.group("joined") and not _BETWEEN.search(text[max(0, m.start() - 10) : m.start()]):
+            continue  # '9h and 18h' is two lengths unless 'between' opens it
+        written = any(m.group(g) for g in ("a_m", "a_half", "b_m", "b_half"))
+        if not (written or last >= 13 or last < first):
+            continue
+        out.append((m.start(), m.end(), (last - first) % 24 or 24.0))
+    return out
+
+
 def parse_durations(text: str) -> list[Duration]:
-    """Every duration in `text`, in order: spans (`hours`) and usage rates (`per_day`)."""
+    """Every duration in `text`, in order: spans (`hours`) and usage rates (`per_day`); a window
+    of the day ('9h-19h') is its hours a day."""
     found: list[tuple[int, Duration]] = []
-    taken: list[tuple[int, int]] = []
+    windows = _clock_windows(text)
+    found += [
+        (start, Duration(text=text[start:end], per_day=hours, unit="hour", count=hours))
+        for start, end, hours in windows
+    ]
+    taken: list[tuple[int, int]] = [(start, end) for start, end, _ in windows]
     for m in _duration_re().finditer(text):
+        if any(s <= m.start() < e for s, e, _ in windows):
+            continue
         count = _number(m.group("num"))
         if count is None or count <= 0 and m.group("num") in _WORD_NUMBERS:
             continue

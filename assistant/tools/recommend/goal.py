@@ -123,7 +123,14 @@ def resolve_goal(q: RecommendQuery) -> Goal:
     if workload or model or q.model_params_b:
         _size_workload(goal, workload, model, q.model_params_b)
         tensor_cores = get_topic("tensor_cores")
-        if tensor_cores is not None and all(t.key != tensor_cores.key for t in goal.topics):
+        # Running an LLM is bound by memory and its bandwidth, not matrix units: Apple silicon and
+        # Radeon cards run it (llama.cpp, MLX, ROCm), so the corpus's criterion holds for the
+        # other AI work only.
+        if (
+            tensor_cores is not None
+            and workload != "llm_inference"
+            and all(t.key != tensor_cores.key for t in goal.topics)
+        ):
             goal.topics.append(tensor_cores)
             goal.assumptions.append(
                 "AI workloads need tensor cores (the corpus's criterion), so cards without them "

@@ -154,6 +154,15 @@ def _duration_words(result: RentCost, asked: Entities, lang: Lang) -> str:
     billed = result.hours_billed if result.hours_billed is not None else total
     hours_words = billed_words(result, lang) if billed != total else hours(total, lang)
     said = next((d for d in asked.durations if d.hours == total and d.unit != "hour"), None)
+    if said is None and total and total == _monthly_hours(asked):
+        # '9h-19h en semaine': a month of that use, and how it adds up
+        days = num(total / (asked.hours_per_day or 1.0), lang, 1)
+        return pick(
+            lang,
+            f"a month ({num(asked.hours_per_day, lang, 1)} h a day × {days} days = {hours_words})",
+            f"un mois ({num(asked.hours_per_day, lang, 1)} h par jour × {days} jours = "
+            f"{hours_words})",
+        )
     if said is None:
         return hours_words
     return f"{said.text} ({hours_words})"

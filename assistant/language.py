@@ -177,6 +177,9 @@ def cjk_language(text: str) -> Literal["zh", "ja", "ko"] | None:
     return "ja" if kana else "zh"
 
 
+PASTED_LOG_LINES = 3  # lines a message needs for its first and last to frame a pasted log
+
+
 def detect_language(text: str, default: Lang = "en") -> Lang:
     """The language of `text`: "fr" or "en"; `default` when there is no cue at all. Pasted error
     messages are left out when the asker's own words give a cue. A message in another language
@@ -184,6 +187,13 @@ def detect_language(text: str, default: Lang = "en") -> Lang:
     own = _PASTED_ERROR.sub(" ", text)
     if other_language(own):
         return "en"
+    lines = [line for line in text.splitlines() if line.strip()]
+    if own != text and len(lines) >= PASTED_LOG_LINES:
+        # a pasted log sits between the asker's own first and last lines ('ComfyUI me sort ça :
+        # … log … j'ai fait une bêtise ?'), its lines not all named as an error
+        fr, en = language_scores(_PASTED_ERROR.sub(" ", lines[0] + "\n" + lines[-1]))
+        if fr != en:
+            return "fr" if fr > en else "en"
     fr, en = language_scores(own)
     if fr == en == 0:
         fr, en = language_scores(text)

@@ -64,6 +64,11 @@ class SoftwareSupportQuery(BaseModel):
         description="A CUDA toolkit ('CUDA 13', 'CUDA 12.4', '12.8') or a PyTorch build "
         "('PyTorch 2.5', 'torch 2.7 cu128', 'cu124', '2.6.0+cu124')",
     )
+    system: Literal["linux", "windows"] | None = Field(
+        default=None,
+        description="The asker's operating system when they name it: AMD's ROCm lists some "
+        "Radeon cards for one system only",
+    )
 
 
 class WheelCheck(BaseModel):
@@ -282,7 +287,11 @@ def _support(
         program = None
     if program is not None and not (vendor == "nvidia" and _checked_by_wheels(program, parsed)):
         return _check_program(
-            {**base, "software": program.name, "kind": "program"}, program, vendor, card
+            {**base, "software": program.name, "kind": "program"},
+            program,
+            vendor,
+            card,
+            query.system,
         )
     if vendor != "nvidia":
         from assistant.knowledge.stacks import load_stacks
@@ -519,6 +528,14 @@ def _rocm_card(card: GpuCard | None) -> tuple[bool, str, list[Source]] | None:
     return bool(systems), " and ".join(systems), list(status.sources)
 
 
+def _other_system(system: str | None, listed_on: str) -> str | None:
+    """The asker's system ('Linux'), when AMD's ROCm list has the card for other systems only."""
+    if system is None:
+        return None
+    named = {"linux": "Linux", "windows": "Windows"}[system]
+    return None if named in listed_on else named
+
+
 def _checked_by_wheels(program: Program, parsed: _Parsed) -> bool:
     """A program with no NVIDIA figures of its own (PyTorch itself), asked with a PyTorch build or
     a CUDA toolkit: on an NVIDIA card the wheel and toolkit tables answer, finer than a row."""
@@ -527,10 +544,15 @@ def _checked_by_wheels(program: Program, parsed: _Parsed) -> bool:
 
 
 def _check_program(
-    base: dict[str, Any], program: Program, vendor: str, card: GpuCard | None
+    base: dict[str, Any],
+    program: Program,
+    vendor: str,
+    card: GpuCard | None,
+    system: str | None = None,
 ) -> SoftwareSupportResult:
     """Whether a program's current releases run on the card: its NVIDIA compute capability
-    against the program's, or how the program runs on the card's vendor (ROCm, Metal...)."""
+    against the program's, or how the program runs on the card's vendor (ROCm, Metal...); for
+    ROCm, on the asker's system when they name it."""
     name, cc = base["gpu"], base["compute_capability"]
     cpu = " It also runs on the CPU alone, much more slowly." if program.cpu else ""
     cpu_fr = " Il tourne aussi sur le seul processeur, bien plus lentement." if program.cpu else ""
@@ -564,7 +586,17 @@ def _check_program(
         if rocm is not None and supported in ("yes", "partial"):
             # the program runs through ROCm: whether AMD lists this very card decides
             listed, os_names, rocm_sources = rocm
-            if listed:
+            other = _other_system(system, os_names) if listed else None
+            if other is not None:
+                said = (
+                    f"Not officially on {other}: AMD's ROCm lists {name} for {os_names} only, so "
+                    f"{program.name}{how} on {other} is unsupported (it may still run)",
+                    f"Pas officiellement sous {other} : la liste ROCm d'AMD n'inclut {name} que "
+                    f"sous {os_names}, donc {program.name}{how_fr} sous {other} n'est pas pris en "
+                    "charge (il peut tout de même tourner)",
+                )
+                supported = "partial"
+            elif listed:
                 said = (
                     f"{program.name} runs on {name}{how}: AMD's ROCm lists it ({os_names})",
                     f"{program.name} tourne sur {name}{how_fr} : la liste ROCm d'AMD l'inclut "

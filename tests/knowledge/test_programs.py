@@ -81,3 +81,25 @@ def test_the_programs_verdict_opens_the_answer_before_any_card_comparison() -> N
     text = ask("Does DeepFaceLab work with an Intel Arc A770 or an RTX 3060?").text
     assert text.split("\n\n")[0].startswith("**"), text[:300]
     assert "DeepFaceLab" in text.split("\n\n")[0]
+
+
+def test_rocm_support_on_the_system_the_asker_names() -> None:
+    # AMD's ROCm lists the RX 6800 XT for Windows (HIP SDK), not for Linux
+    def check(system: str | None) -> str:
+        query = SoftwareSupportQuery(gpu="RX 6800 XT", software="PyTorch", system=system)
+        return software_support(query).supported
+
+    assert check("windows") == "yes"
+    assert check(None) == "yes"
+    result = software_support(
+        SoftwareSupportQuery(gpu="RX 6800 XT", software="PyTorch", system="linux")
+    )
+    assert result.supported == "partial" and "Not officially on Linux" in result.reason
+    # a card listed on Linux stays supported there
+    assert check_linux("RX 7900 XTX") == "yes"
+
+
+def check_linux(gpu: str) -> str:
+    return software_support(
+        SoftwareSupportQuery(gpu=gpu, software="PyTorch", system="linux")
+    ).supported

@@ -39,3 +39,21 @@ def test_a_card_the_new_question_names_wins() -> None:
     answer = ask("How fast is Llama 3.1 8B at q4 on an RTX 3060?", history=RADEON)
     speed = next(c for c in answer.tool_calls if c.name == "llm_speed")
     assert speed.arguments["gpu"] == "GeForce RTX 3060 12GB"
+
+
+def test_a_bare_size_asked_now_replaces_the_earlier_model() -> None:
+    history = [
+        {"role": "user", "content": "Can I run Llama 3.3 70B on my M3 Max 36GB?"},
+        {"role": "assistant", "content": "Not really: a 70B at 4-bit is ~42 GB."},
+    ]
+    text = ask("ok and how fast would a 32B Q4 actually be on this machine?", history=history).text
+    head = text.split("\n")[0]
+    assert "32B" in head and "70B" not in head, head
+
+
+def test_the_system_the_asker_names_sets_which_rocm_list_answers() -> None:
+    text = ask(
+        "J'ai une RX 6800 XT sous Ubuntu 24.04. ROCm supporte officiellement toutes les Radeon "
+        "depuis la série 6000, donc je peux installer PyTorch ROCm sans souci ?"
+    ).text
+    assert "Pas officiellement sous Linux" in text.split("\n")[0], text[:300]

@@ -117,3 +117,19 @@ def test_one_sentence_splitter_knows_points_in_numbers_and_cjk_marks(
     assert [s.rstrip(marks) for s in sentences(text)] == expected
     assert sentence_after(text).rstrip(marks) == expected[0]
     assert sentence_before(text).rstrip(marks) == expected[-1]
+
+
+def test_a_pasted_log_between_the_askers_own_lines_does_not_set_the_language() -> None:
+    # the log's lines are English and not all named as an error; the asker's first and last
+    # lines are French
+    text = (
+        "ComfyUI portable me sort ça :\n"
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current "
+        "PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_80 sm_90.\n"
+        "puis RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+        "j'ai fait une bêtise ?"
+    )
+    assert detect_language(text) == "fr"
+    english = "I get this when I start it:\nRuntimeError: CUDA error: no kernel image\nany idea?"
+    assert detect_language(english) == "en"

@@ -121,6 +121,9 @@ def merge_entities(base: Entities, newer: Entities) -> Entities:
     if newer.gpus and newer.gpu_count is None and base.gpu_counts:
         # the message's counts belong to their cards: '4x L4 … vs the single A100' is one A100
         data["gpu_count"] = base.gpu_counts.get(newer.gpus[0])
+    if newer.model_sizes_b and not newer.models:
+        # 'and how fast would a 32B Q4 be?' after a 70B: the size asked now is the model
+        data["models"], data["unsized_models"] = [], []
     merged = Entities.model_validate(data)
     if base.money and newer.money:
         # A clause's amounts as the whole message reads them: in its currency, a bare '$' as the

@@ -103,7 +103,19 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     if chosen is not None:
         return [{"gpu": gpu, "software": f"PyTorch {chosen}"}]
     checks = _checks(question, _wording(question) or "CUDA")
-    return [{"gpu": gpu, "software": part} for part in checks]
+    system = _system(question)
+    return [
+        {"gpu": gpu, "software": part, **({"system": system} if system else {})} for part in checks
+    ]
+
+
+def _system(question: str) -> str | None:
+    """The one operating system the question names ('sous Ubuntu 24.04'), if one; WSL is
+    neither (Windows' Linux, with its own ROCm list)."""
+    from assistant.agent.offline.concepts import concepts_in
+
+    said = concepts_in(question) & {"linux", "windows", "wsl"}
+    return next(iter(said)) if len(said) == 1 and "wsl" not in said else None
 
 
 def chosen_variant(question: str) -> str | None:

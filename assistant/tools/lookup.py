@@ -3,6 +3,7 @@ as results that say so, with near names; nothing is invented."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field
@@ -155,7 +156,7 @@ COMPARED_FIELDS: tuple[tuple[str, str, str, bool | None], ...] = (
     ("shared_memory_per_sm_kb", "Shared mem / SM", "KB", True),
     ("shared_memory_per_block_kb", "Shared mem / block", "KB", True),
     ("fp16_tensor_tflops", "FP16 tensor (dense)", "TFLOPS", True),
-    ("fp64_ratio", "FP64 : FP32", "", None),
+    ("fp64_ratio", "FP64 : FP32", "", True),
     ("tdp_w", "Power", "W", False),
     ("nvlink", "NVLink", "", None),
     ("segment", "Segment", "", None),
@@ -188,6 +189,10 @@ class ComparisonRow(BaseModel):
     values: list[float | int | str | bool | None]
     best: str | None = Field(
         default=None, description="Card with the best value, where it is a number"
+    )
+    leaders: list[str] = Field(
+        default_factory=list,
+        description="Cards sharing the best value when it is not every card's (a tie has no best)",
     )
 
 
@@ -245,15 +250,30 @@ def _row(
     values = [getattr(c, field) for c in cards]
     best = None
     numeric = [
-        (v, c.name)
+        (_ratio_value(v), c.name)
         for v, c in zip(values, cards, strict=True)
-        if isinstance(v, int | float) and not isinstance(v, bool)
+        if _ratio_value(v) is not None
     ]
     if higher is not None and len(numeric) >= 2:
         top = (max if higher else min)(v for v, _ in numeric)
         leaders = [name for v, name in numeric if v == top]
         best = leaders[0] if len(leaders) == 1 else None  # a tie has no single best
+        if len(leaders) < len(numeric):
+            return ComparisonRow(
+                field=field, label=label, unit=unit, values=values, best=best, leaders=leaders
+            )
     return ComparisonRow(field=field, label=label, unit=unit, values=values, best=best)
+
+
+def _ratio_value(value: object) -> float | None:
+    """A figure as a number: itself, or a rate written as a fraction ('1/64' for FP64 : FP32)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", value)
+        if m and int(m.group(2)):
+            return int(m.group(1)) / int(m.group(2))
+    return None
 
 
 def _ratio(a: float, b: float) -> str:

@@ -116,3 +116,15 @@ def test_compare_deduplicates() -> None:
     c = compare_gpus(GpuComparisonQuery(gpus=["4090", "RTX 4090"]))
     assert len(c.cards) == 1
     assert "nothing to compare" in c.message
+
+
+def test_a_rate_written_as_a_fraction_has_leaders_and_a_tie_names_them_all() -> None:
+    result = compare_gpus(
+        GpuComparisonQuery(gpus=["RTX 6000 Ada", "A100 40GB SXM4", "H100 SXM5 80GB"])
+    )
+    fp64 = next(r for r in result.rows if r.field == "fp64_ratio")
+    assert fp64.values == ["1/64", "1/2", "1/2"]
+    assert fp64.best is None  # a tie: no single best
+    assert fp64.leaders == ["A100 40GB SXM4", "H100 SXM5 80GB"]
+    vram = next(r for r in result.rows if r.field == "vram_gb")
+    assert vram.best == "H100 SXM5 80GB" and vram.leaders == ["H100 SXM5 80GB"]

@@ -38,7 +38,7 @@ def _asked_leaders(rows: list[ComparisonRow], question: str, lang: Lang) -> str:
     wanted = asked_fields(question)
     lines = []
     for row in rows:
-        if row.field not in wanted or not row.best or row.field == "tdp_w":
+        if row.field not in wanted or not row.leaders or row.field == "tdp_w":
             continue
         figures = " vs ".join(
             _cell(row.field, v, lang) + (f" {row.unit}" if row.unit else "") for v in row.values
@@ -47,7 +47,8 @@ def _asked_leaders(rows: list[ComparisonRow], question: str, lang: Lang) -> str:
             for en, fr in _UNITS_FR.items():
                 figures = figures.replace(f" {en}", f" {fr}")
         sep = " : " if lang == "fr" else ": "
-        lines.append(f"**{label(row.field, lang, row.label)}{sep}{row.best}** ({figures}).")
+        leaders = pick(lang, " and ", " et ").join(row.leaders)
+        lines.append(f"**{label(row.field, lang, row.label)}{sep}{leaders}** ({figures}).")
     return "\n\n".join(lines)
 
 

@@ -250,9 +250,9 @@ def _row(
     values = [getattr(c, field) for c in cards]
     best = None
     numeric = [
-        (_ratio_value(v), c.name)
+        (number, c.name)
         for v, c in zip(values, cards, strict=True)
-        if _ratio_value(v) is not None
+        if (number := _ratio_value(v)) is not None
     ]
     if higher is not None and len(numeric) >= 2:
         top = (max if higher else min)(v for v, _ in numeric)

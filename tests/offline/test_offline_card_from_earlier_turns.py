@@ -57,3 +57,16 @@ def test_the_system_the_asker_names_sets_which_rocm_list_answers() -> None:
         "depuis la série 6000, donc je peux installer PyTorch ROCm sans souci ?"
     ).text
     assert "Pas officiellement sous Linux" in text.split("\n")[0], text[:300]
+
+
+def test_a_follow_up_that_asks_what_the_card_computes_gets_the_capability_first() -> None:
+    # the earlier turn's model is not this question's: "does my 3090 compute in fp8?"
+    history = [
+        {"role": "user", "content": "J'utilise les poids fp8_scaled de Wan 2.2 dans ComfyUI."},
+        {"role": "assistant", "content": "Oui, c'est le bon choix sur 24 Go."},
+    ]
+    text = ask(
+        "mais du coup ma 3090 calcule en fp8 ? c'est pour ça que c'est plus rapide que le fp16 ?",
+        history=history,
+    ).text
+    assert text.startswith("**Non** — GeForce RTX 3090"), text[:200]

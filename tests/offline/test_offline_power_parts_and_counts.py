@@ -259,3 +259,16 @@ def test_the_bill_and_the_battery_are_answered_in_the_order_asked() -> None:
     ).text
     assert bill_first.startswith("**The machine at 180 W"), bill_first[:200]
     assert battery_first.startswith("**A 1,000 Wh battery"), battery_first[:200]
+
+
+def test_a_figure_added_on_top_of_the_cards_is_each_machines_rest() -> None:
+    # 'plus say 10W each for camera + carrier board': 40 boxes at 25 W + 10 W each = 1.4 kW
+    (call,) = _power_calls(
+        "40 Orin NX boxes running 24x7 in the 25W mode, plus say 10W each for camera + carrier "
+        "board. tariff is around ₹8.5/kWh. yearly cost?"
+    )
+    assert call["power_w"] == 25.0 and call["system_w"] == 10.0 and call["gpu_count"] == 40
+    text = ask("my 4090 pulls 450 W plus maybe 120 W, 4 h a day at 0.30 €/kWh").text
+    assert text.startswith("**GeForce RTX 4090 at 570 W (card 450 W + the rest of the machine"), (
+        text
+    )

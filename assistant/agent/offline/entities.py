@@ -1268,6 +1268,13 @@ def extract_entities(text: str) -> Entities:
         or bool(_MACHINE_OF.fullmatch(text[inside[1] : s.start]))
         for s in every
     )
+    if inside is not None and ent.machines:
+        for s in every:
+            if s.start == inside[0] and ent.gpu_counts.get(s.name) == ent.machines:
+                # '40 Orin NX boxes': the count is the boxes', one card in each
+                ent.gpu_counts[s.name] = 1
+                if ent.gpu_count == ent.machines:
+                    ent.gpu_count = 1
     ent.power_options = list(power.load_options)
     ent.work_hours_per_day, ent.idle_hours_per_day = idle_hours(text, ent.durations, power)
     return ent

@@ -320,6 +320,25 @@ def _added_to(text: str, w_end: int) -> bool:
     return len(between) <= IDLE_SPAN and bool(_ADDED.search(between))
 
 
+_ADDED_BEFORE = re.compile(
+    r"(?:\+|\bplus|\ben plus(?: de)?|\bextra|\badditional|\band another|\bet encore)\s*"
+    r"(?:say|maybe|about|around|roughly|~|≈|disons|environ|peut-être|dans les)?\s*$",
+    re.IGNORECASE,
+)
+ADDED_SPAN = 24  # how far before a figure the word that adds it may sit
+
+
+def _added_part(text: str, watts: list[tuple[int, int, float]], skip: int | None) -> int | None:
+    """A figure said to come on top of a first one ('the 25W mode, plus say 10W each for camera +
+    carrier board'): the rest of each machine beside its cards, or None."""
+    for i, (pos, _, _) in enumerate(watts):
+        if i == 0 or i == skip:
+            continue
+        if _ADDED_BEFORE.search(text[max(0, pos - ADDED_SPAN) : pos]):
+            return i
+    return None
+
+
 PER_CARD_SPAN = 16  # how far after a figure a per-card word may sit: '700 W each'
 
 
@@ -354,6 +373,8 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
         if rest_index is not None and _added_to(unidle, watts[rest_index][1]):
             # '4 cartes à 140 W max + le reste': the cards' figure, not the rest's
             rest_index = None
+    if rest_index is None:
+        rest_index = _added_part(unidle, watts, idle_index)
     # 'a 250 W PSU' rates the power supply: not a draw
     psu_index = _nearest("psu", text, watts, idle_index, same_clause=True)
     skip = {idle_index, rest_index, psu_index}

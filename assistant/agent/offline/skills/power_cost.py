@@ -572,8 +572,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         own = ent.card_power_w.get(card) if card else None
         checked = card is not None and card == whole.energy_card
         count = ent.gpu_count if card is None else (whole if checked else ent).count_of(card)
-        if count and whole.machines and whole.counts_per_machine:
-            count *= whole.machines  # '4 servers of 8x H100': 32 cards
+        own_count = card is not None and card in (whole if checked else ent).gpu_counts
+        if (
+            count
+            and whole.machines
+            and whole.counts_per_machine
+            and not (count == whole.machines and not own_count)
+        ):
+            # '4 servers of 8x H100': 32 cards; '40 boxes with one Orin NX each': the message's
+            # one count is the boxes', not a count per box
+            count *= whole.machines
         elif not count and whole.machines and not whole.servers:
             # '20 lab PCs with an RTX 4060': one card in each; 'the mini pulls 70 W … two
             # minis': the draw named is each machine's

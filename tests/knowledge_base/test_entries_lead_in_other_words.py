@@ -29,6 +29,17 @@ from assistant import ask
             "dumped) since I pip installed a new package",
             "Usually numpy, not PyTorch:",
         ),
+        (
+            "a salesman told us the local AI learns from our contracts every time we use it, so "
+            "client data ends up inside the model, and that RAG over 2,000 files needs a huge "
+            "server. true?",
+            "No to both. Running a model (inference) only reads its weights",
+        ),
+        (
+            "Un vendeur dit que le modèle apprend de nos documents à chaque question et que le "
+            "RAG demande un serveur énorme. C'est vrai ?",
+            "Non, dans les deux cas. Faire tourner un modèle (l'inférence) ne fait que lire",
+        ),
     ],
 )
 def test_the_entry_opens_the_answer(question: str, opening: str) -> None:

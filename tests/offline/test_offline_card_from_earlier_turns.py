@@ -70,3 +70,17 @@ def test_a_follow_up_that_asks_what_the_card_computes_gets_the_capability_first(
         history=history,
     ).text
     assert text.startswith("**Non** — GeForce RTX 3090"), text[:200]
+
+
+def test_the_task_of_the_askers_earlier_message_picks_the_errors_entry() -> None:
+    # fine-tuning said in the earlier message: the training out-of-memory entry, not inference's
+    history = [
+        {"role": "user", "content": "I am fine-tuning a ResNet50 on my shell photos on my T4"},
+        {"role": "assistant", "content": "Good plan: start from the pretrained weights."},
+    ]
+    text = ask(
+        "now I get this:\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.53 GiB."
+        " GPU 0 has a total capacity of 14.74 GiB of which 612.06 MiB is free.\nwhat do I do??",
+        history=history,
+    ).text
+    assert text.startswith("Lower the per-step memory"), text[:200]

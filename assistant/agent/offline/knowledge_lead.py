@@ -123,7 +123,9 @@ def _options(
         e
         for e in every
         if not about_something_else(reading, e[0], conf.generic_topics)
-        and not other_task(reading.text, e[0])  # a training entry for an image that will not fit
+        and not other_task(
+            reading.task_text, e[0]
+        )  # a training entry for an image that will not fit
     ]
     if not ranked:
         return None
@@ -136,7 +138,9 @@ def _options(
         context or Context(),
         title_coverage(reading.text),
         frozenset(
-            e for e, _ in ranked if other_model_kind(reading.text, e) or other_task(reading.text, e)
+            e
+            for e, _ in ranked
+            if other_model_kind(reading.text, e) or other_task(reading.task_text, e)
         ),
         include,
         lead_model.identifier_matches(reading.text),

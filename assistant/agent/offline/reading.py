@@ -61,6 +61,13 @@ class Reading:
     clauses: list[Entities] = field(default_factory=list)
     follow_up: bool = False
     previous_intents: list[str] = field(default_factory=list)
+    earlier: str = ""  # the asker's previous message, when there is one
+
+    @property
+    def task_text(self) -> str:
+        """The words that say the task: the question's, and the asker's previous message's
+        ('I want to fine-tune a ResNet50 …', then a pasted out-of-memory error)."""
+        return f"{self.text}\n{self.earlier}" if self.earlier else self.text
 
     @cached_property
     def pasted_error(self) -> ErrorMessage | None:
@@ -286,6 +293,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         _set_beside_earlier(reading, own, history)
     if history:
         _carry_model(reading, own, history)
+        reading.earlier = next(iter(_previous_user_turns(history)[-1:]), "")
     return reading
 
 

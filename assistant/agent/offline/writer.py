@@ -224,7 +224,7 @@ def _quoted(
             (key := entry_id(p))
             and (
                 other_model_kind(reading.text, key)
-                or other_task(reading.text, key)
+                or other_task(reading.task_text, key)
                 or about_unasked_feature(reading, key)
                 or about_something_else(reading, key, generic)
             )
@@ -745,7 +745,7 @@ def _leads(
 
     for clause in clauses:
         lead = _lead_of(read_turn(Conversation(clause)), found, results)
-        if lead is not None and other_task(reading.text, lead.entry.id):
+        if lead is not None and other_task(reading.task_text, lead.entry.id):
             continue  # a clause read alone lost the message's task (an OOM while fine-tuning)
         if lead is not None and lead.entry.id not in {x.entry.id for x in leads}:
             entry = get_entry(lead.entry.id, reading.language) or lead.entry

@@ -3,6 +3,7 @@ asker's cards when the asker names their own; cards weighed as options keep both
 
 from __future__ import annotations
 
+from assistant import ask
 from assistant.agent.offline.entities import extract_entities
 
 
@@ -37,3 +38,12 @@ def test_a_pick_word_after_the_last_new_card_makes_options_even_when_one_is_name
         "and is the 7800 xt at least faster than my old card?"
     )
     assert ent.options
+
+
+def test_a_clause_that_asks_gives_the_card_over_one_that_only_states() -> None:
+    # 'a colleague says FP8 … like on H100' states; 'Does Orin NX even support FP8?' asks
+    text = ask(
+        "We run YOLOv8s on Jetson Orin NX 16GB boxes. A colleague says we should convert to an "
+        "FP8 TensorRT engine like on H100 to double the fps. Does Orin NX even support FP8?"
+    ).text
+    assert text.startswith("**No** — Jetson Orin NX 16GB"), text[:200]

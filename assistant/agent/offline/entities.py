@@ -27,7 +27,7 @@ from assistant.agent.offline.card_roles import (
 )
 from assistant.agent.offline.concepts import names_concept
 from assistant.agent.offline.numbers import Duration, parse_durations, parse_percentages
-from assistant.agent.offline.phrases import blank, negated_at
+from assistant.agent.offline.phrases import any_of, blank, negated_at
 from assistant.agent.offline.quantities import (
     HOURS_PER_DAY,
     MAX_COUNT,
@@ -477,9 +477,9 @@ def _expand_exponents(text: str) -> str:
 PAID_BEFORE = 60  # how far before an amount a word such as "bought" may sit in its clause
 # ...with the amount itself the price: 'bought it last year for £260', 'payé 700 €', not 'bought a
 # 3090 and now have 500 € for another card'
+_HEDGE, _ADDED_WORDS = any_of("hedge"), any_of("added")
 _PAID_AMOUNT = re.compile(
-    r"\b(?:for|at|à|pour|paid|payée?|spent|dépensé)\s*(?:about|around|roughly|environ|~)?\s*$",
-    re.IGNORECASE,
+    rf"\b(?:for|at|à|pour|paid|payée?|spent|dépensé)\s*{_HEDGE}?\s*$", re.IGNORECASE
 )
 
 
@@ -497,10 +497,7 @@ def _with_added(mentions: list[MoneyMention]) -> float | None:
 
 # Right before an amount, in its clause: it adds to the amount before it ('2 400 €, + ~800 € to
 # upgrade my PC', 'plus 300 € for a power supply').
-_ADDED_AMOUNT = re.compile(
-    r"(?:\+|\bplus|\ben plus de|\bon top of)\s*(?:about|around|roughly|environ|~)?\s*$",
-    re.IGNORECASE,
-)
+_ADDED_AMOUNT = re.compile(rf"{_ADDED_WORDS}\s*{_HEDGE}?\s*$", re.IGNORECASE)
 
 
 def _in_one_currency(
@@ -590,9 +587,7 @@ def _money(text: str, drawn: bool) -> list[MoneyMention]:
     return out
 
 
-_APPROX_END = re.compile(
-    r"(?:\s*(?:about|around|roughly|approx\.?|environ|à peu près|~|≈))*\s*$", re.I
-)
+_APPROX_END = re.compile(rf"(?:\s*{_HEDGE})*\s*$", re.I)
 KWH_BEFORE_SPAN = 40  # room between 'le kWh' and the amount it is priced at
 
 
@@ -806,7 +801,7 @@ def _asked_whether_needed(text: str, start: int) -> bool:
 FILE_SIZE_SPAN = 24  # how far before a size a file word may sit: 'the gguf is 42.5 GB'
 
 
-_NOTE_OPEN = re.compile(r"\(\s*(?:about|around|approx\.?|environ|~|≈)?\s*$", re.I)
+_NOTE_OPEN = re.compile(rf"\(\s*{_HEDGE}?\s*$", re.I)
 _PARAMETERS = re.compile(r"\b\d+(?:[.,]\d+)?\s?b\b", re.I)
 
 
@@ -1026,7 +1021,7 @@ def _system_ram(text: str, start: int, end: int) -> bool:
 # 'the model has 24 GB of weights')
 _HAVE = re.compile(
     r"(?:\bj'ai|\bi have|\bi've got|\bi got|\b(?:it|card|gpu|carte) has|\bposs[eè]de|\bdispose de)\s*"
-    r"(?:about|around|environ|~)?\s*$",
+    rf"{_HEDGE}?\s*$",
     re.I,
 )
 

@@ -8,6 +8,7 @@ from functools import cache
 
 from pydantic import BaseModel, Field
 
+from assistant.agent.offline.phrases import any_of
 from assistant.language import sentence_before
 
 HOURS_PER_UNIT = {
@@ -193,7 +194,7 @@ EACH_SPAN = 20
 # 'a dossier takes ~2 minutes … 300 dossiers a month': one of the things counted, and its length
 _ONE_TAKES = re.compile(
     r"\b(?:a|an|one|un|une)\s+(?P<noun>[^\W\d_]{3,})\s+(?:takes?|lasts?|prend|dure|demande)"
-    r"\s*(?:about|around|environ|~|≈)?\s*$",
+    rf"\s*{any_of('hedge')}?\s*$",
     re.IGNORECASE,
 )
 

@@ -24,6 +24,18 @@ def alternation(phrases: list[str]) -> str:
     return "|".join(r"\s*".join(map(re.escape, p.split())) for p in ordered)
 
 
+def any_of(table: str) -> str:
+    """A regex alternation of a quantities.toml table's `words`: words whole, signs ('~', '+') as
+    written."""
+    words = tables()[table]["words"]
+    signs = [w for w in words if not w[0].isalnum()]
+    named = [w for w in words if w[0].isalnum()]
+    parts = [alternation(signs)] if signs else []
+    if named:
+        parts.append(rf"\b(?:{alternation(named)})(?!\w)")
+    return "(?:" + "|".join(parts) + ")"
+
+
 def whole_phrases(phrases: list[str], edge: str = r"[\w/]") -> str:
     """An alternation of phrases that each stand as whole words (no `edge` character right before
     or after); Chinese and Japanese phrases match anywhere, those scripts putting no space between

@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Literal
 
 from assistant.agent.offline.numbers import Duration
-from assistant.agent.offline.phrases import alternation, blank, tables, whole_phrases
+from assistant.agent.offline.phrases import alternation, any_of, blank, tables, whole_phrases
 from assistant.language import SENTENCE_END, sentence_start
 
 # A count written before a card: "8x H100", "16 H100", "two 3090s", "deux RTX 3090".
@@ -307,7 +307,7 @@ def _following(
     return min(after)[1] if after else None
 
 
-_ADDED = re.compile(r"\s*(?:\+|plus\b|en plus de\b)", re.I)
+_ADDED = re.compile(rf"\s*{any_of('added')}", re.I)
 
 
 def _added_to(text: str, w_end: int) -> bool:
@@ -320,11 +320,7 @@ def _added_to(text: str, w_end: int) -> bool:
     return len(between) <= IDLE_SPAN and bool(_ADDED.search(between))
 
 
-_ADDED_BEFORE = re.compile(
-    r"(?:\+|\bplus|\ben plus(?: de)?|\bextra|\badditional|\band another|\bet encore)\s*"
-    r"(?:say|maybe|about|around|roughly|~|≈|disons|environ|peut-être|dans les)?\s*$",
-    re.IGNORECASE,
-)
+_ADDED_BEFORE = re.compile(rf"{any_of('added')}\s*{any_of('hedge')}?\s*$", re.IGNORECASE)
 ADDED_SPAN = 24  # how far before a figure the word that adds it may sit
 
 

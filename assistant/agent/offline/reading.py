@@ -253,6 +253,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     questions = 0
     asking: list[str] = []  # what the clauses that ask land on, in order
     stated: set[str] = set()  # and the clauses that only state something
+    told_by: set[str] = set()  # intents whose entities a clause that only states gave
     for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
         asks = _asks(text, clause)
         questions += asks
@@ -268,11 +269,17 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         if (
             top.intent in reading.intents
             and top.score >= CLAUSE_MIN
-            and top.intent not in reading.clause_entities
+            and (top.intent not in reading.clause_entities or (asks and top.intent in told_by))
         ):
-            reading.clause_entities[top.intent] = clause_ent
-            if "?" not in text or asks:
+            # the first clause on an intent gives its entities, unless it only states something
+            # and a later one asks ('a colleague says FP8 … like on H100. Does Orin NX support
+            # FP8?': the card asked about is the Orin)
+            if top.intent not in reading.clause_entities and ("?" not in text or asks):
                 order.append(top.intent)
+            reading.clause_entities[top.intent] = clause_ent
+            told_by.discard(top.intent)
+            if not asks:
+                told_by.add(top.intent)
     told = reading.intents[0] in stated - set(asking) and reading.intents[0] in PURCHASE_TOLD
     if asking and told and not own.hourly_rates:
         # 'bought a used M1 Max ($1,700) … can it run Llama 3.3 70B at Q4?': what a statement

@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from assistant.agent.offline.numbers import same_sentence_before
+from assistant.agent.offline.phrases import any_of
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
 from assistant.language import sentence_start
 from assistant.tools.cost_base import DAYS_PER_MONTH
@@ -169,7 +170,7 @@ class Speedup:
 def _applied_pattern() -> re.Pattern[str]:
     words = alternation(tables()["speedup"]["applied"])
     return re.compile(
-        rf"\s*,?\s*(?:{words})\s*(?:~|≈|about|around|roughly|environ)?\s*\d+(?:[.,]\d+)?\s*"
+        rf"\s*,?\s*(?:{words})\s*{any_of('hedge')}?\s*\d+(?:[.,]\d+)?\s*"
         r"(?:h|hrs?|hours?|heures?|gpu[- ]?h(?:ours?|eures?)?)\b",
         re.IGNORECASE,
     )
@@ -308,9 +309,7 @@ def _served(before: str) -> bool:
 @lru_cache(maxsize=1)
 def _serving_pattern() -> re.Pattern[str]:
     verbs = alternation(tables()["concurrent"]["serving"])
-    return re.compile(
-        rf"(?<![\w])(?:{verbs})\s+(?:about|around|~|environ|près de|quelque)?\s*$", re.IGNORECASE
-    )
+    return re.compile(rf"(?<![\w])(?:{verbs})\s+{any_of('hedge')}?\s*$", re.IGNORECASE)
 
 
 _KV_CACHE = re.compile(r"\bkv[\s-]?cache\b", re.IGNORECASE)

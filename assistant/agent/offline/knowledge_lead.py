@@ -123,9 +123,8 @@ def _options(
         e
         for e in every
         if not about_something_else(reading, e[0], conf.generic_topics)
-        and not other_task(
-            reading.task_text, e[0]
-        )  # a training entry for an image that will not fit
+        # a training entry for an image that will not fit
+        and not other_task(reading.task_text, e[0])
     ]
     if not ranked:
         return None

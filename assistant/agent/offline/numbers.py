@@ -66,9 +66,10 @@ _WORD_NUMBERS = {
     "plusieurs": 3,
 }
 
+HOUR_UNIT = r"(?:gpu[\s-]?)?(?:hours?|hrs?|h)|heures?(?:[\s-]gpu)?|gpu[\s-]?h"
 _UNITS = {
     "minute": r"minutes?|mins?|mn",
-    "hour": r"(?:gpu[\s-]?)?(?:hours?|hrs?|h)|heures?(?:[\s-]gpu)?|gpu[\s-]?h",
+    "hour": HOUR_UNIT,
     "day": r"days?|jours?|j|nights?|nuits?",
     "week": r"weeks?(?!-?ends?)|semaines?|wk",
     "month": r"months?|mois|mo",

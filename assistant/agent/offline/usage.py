@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from assistant.agent.offline.numbers import same_sentence_before
+from assistant.agent.offline.numbers import HOUR_UNIT, same_sentence_before
 from assistant.agent.offline.phrases import any_of
 from assistant.agent.offline.quantities import alternation, phrase_spans, tables
 from assistant.language import sentence_start
@@ -170,8 +170,7 @@ class Speedup:
 def _applied_pattern() -> re.Pattern[str]:
     words = alternation(tables()["speedup"]["applied"])
     return re.compile(
-        rf"\s*,?\s*(?:{words})\s*{any_of('hedge')}?\s*\d+(?:[.,]\d+)?\s*"
-        r"(?:h|hrs?|hours?|heures?|gpu[- ]?h(?:ours?|eures?)?)\b",
+        rf"\s*,?\s*(?:{words})\s*{any_of('hedge')}?\s*\d+(?:[.,]\d+)?\s*(?:{HOUR_UNIT})\b",
         re.IGNORECASE,
     )
 

@@ -345,10 +345,11 @@ class ParsedMoney(BaseModel):
 
 _SPACE = "[ \u00a0\u202f]"
 # 1 500 / 1 500,50 / 1,500.50 / 2.50 / 0,80 / 200
-# 1'200 (Swiss), 1,50,000 (Indian lakh)
+# 1'200 (Swiss), 1,50,000 (Indian lakh), 9,000,000
 _NUM = (
     rf"\d{{1,3}}(?:,\d{{2}})+,\d{{3}}(?:\.\d+)?|\d{{1,3}}(?:{_SPACE}\d{{3}})+(?:[.,]\d+)?|\d{{1,3}}(?:['’]\d{{3}})+(?:[.,]\d+)?"
-    rf"|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d{{1,3}}(?:\.\d{{3}})+(?:,\d+)?|\d+(?:[.,]\d+)?"
+    rf"|\d{{1,3}}(?:,\d{{3}})+\.\d+|\d{{1,3}}(?:,\d{{3}}){{2,}}(?!\d)|\d{{1,3}}(?:\.\d{{3}})+(?:,\d+)?"
+    rf"|\d+(?:[.,]\d+)?"
 )
 
 
@@ -776,9 +777,13 @@ def asked_currency(text: str) -> Currency | None:
         if not re.search(r"[a-z]{2}", m.group("cur"), re.IGNORECASE):
             continue
         family = _family_of(m.group("cur"))
-        if family is not None:  # 'in pesos … dollar at 4,050 COP': the member the text names
+        if family is not None:  # 'in pesos … dollar at 4,050 COP': the member the text names,
+            # by its name or by an amount in it ('in pesos? … ₱13.50/kWh')
+            amounts = {p.currency for p in parse_money(text)}
             named = [
-                c for c in family.currencies if c in _TABLE.by_code and _own_names(c).search(text)
+                c
+                for c in family.currencies
+                if c in _TABLE.by_code and (c in amounts or _own_names(c).search(text))
             ]
             if len(named) == 1:
                 return cast(Currency, named[0])

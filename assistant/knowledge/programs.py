@@ -74,6 +74,11 @@ class Program(BaseModel):
     intel: Platform
     date: dt.date = Field(description="When the documents were read")
     sources: list[Source] = Field(min_length=1)
+    built_on: list[str] = Field(
+        default_factory=list,
+        description="Keys of the programs it runs on top of (ComfyUI: PyTorch), so that what is "
+        "said of those also bears on it",
+    )
     speed_backend: Backend | None = Field(
         default=None,
         description="The speed estimate's backend this program runs models with (Ollama: "
@@ -89,7 +94,12 @@ class Program(BaseModel):
 def load_programs() -> tuple[Program, ...]:
     raw = read_toml_table(PROGRAMS_FILE)
     sources = keyed_sources(raw.get("source", []), PROGRAMS_FILE)
-    return tuple(rows_with_sources(raw, "program", Program, sources, PROGRAMS_FILE))
+    programs = tuple(rows_with_sources(raw, "program", Program, sources, PROGRAMS_FILE))
+    keys = {p.key for p in programs}
+    for p in programs:
+        if unknown := set(p.built_on) - keys:
+            raise ValueError(f"{PROGRAMS_FILE}: {p.key} is built on unknown {sorted(unknown)}")
+    return programs
 
 
 def program_names() -> list[str]:
@@ -101,7 +111,18 @@ def program_names() -> list[str]:
 def _names_pattern() -> tuple[re.Pattern[str], dict[str, Program]]:
     by_name = {fold(n): p for p in load_programs() for n in p.names}
     alternatives = "|".join(re.escape(n) for n in sorted(by_name, key=len, reverse=True))
-    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-])"), by_name
+    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?!\w)"), by_name
+
+
+def programs_named(text: str) -> frozenset[str]:
+    """The keys of every program a text names, with those they are built on (a question on
+    ComfyUI is also one on PyTorch)."""
+    pattern, by_name = _names_pattern()
+    keys = {by_name[m.group(0)].key for m in pattern.finditer(fold(text))}
+    by_key = {p.key: p for p in load_programs()}
+    for key in list(keys):
+        keys.update(by_key[key].built_on)
+    return frozenset(keys)
 
 
 def find_program(text: str) -> Program | None:

@@ -58,6 +58,12 @@ class CloudInstancesQuery(BaseModel):
     context_tokens: int | None = Field(
         default=None, ge=1, le=10_000_000, description="Context length for inference"
     )
+    concurrent_requests: int = Field(
+        default=1,
+        ge=1,
+        le=4096,
+        description="Requests the model serves at once (inference): each keeps its own KV cache",
+    )
     provider: str | None = Field(
         default=None,
         max_length=40,
@@ -219,6 +225,7 @@ def _fit_rows(
                     precision=query.precision,
                     task=query.task,
                     context_tokens=query.context_tokens,
+                    batch_size=query.concurrent_requests,
                 )
             )
             if fit.total_gb is None:

@@ -28,6 +28,11 @@ def asks_small_budget(text: str) -> bool:
     return bool(_SMALL_BUDGET.search(text))
 
 
+def link_mentions(text: str) -> list[int]:
+    """Where the text names a link between cards (NVLink, SLI, a bridge)."""
+    return [m.start() for m in _LINK.finditer(text)]
+
+
 def asks_about_card_link(text: str) -> bool:
     """Whether the question is about linking cards (NVLink), a figure of the card's own sheet."""
     return bool(_LINK.search(text))

@@ -439,6 +439,20 @@ _CONTEXT = re.compile(
     r"conversations?|requêtes?|séquences?)|\b(?:context|contexte)s?\s*(?:of|de)?\s*(\d{1,4})\s*k\b",
     re.I,
 )
+# "4k prompts" is prompts of 4k tokens; "200k sequences" (a data set) is no length: a count of
+# things is a length only up to this many thousand tokens, or with the word "tokens"
+COUNTED_LENGTH_MAX_K = 32
+_COUNTED = re.compile(r"requ|prompt|s[ée]quence|conversation", re.I)
+
+
+def _a_length(match: re.Match[str]) -> bool:
+    """A `_CONTEXT` match is a length of context, not a count of sequences in a data set."""
+    said = match.group(0)
+    if match.group(1) is None or not _COUNTED.search(said) or "token" in said.lower():
+        return True
+    return int(match.group(1)) <= COUNTED_LENGTH_MAX_K
+
+
 # A context or sequence length written as a number: "max_seq_length=32768", "context length 8192"
 _CONTEXT_SET = re.compile(
     r"\b(?:max_seq_len(?:gth)?|max_length|max_model_len|seq_len(?:gth)?|sequence length|"
@@ -448,7 +462,10 @@ _CONTEXT_SET = re.compile(
 )
 # A context written in tokens: "~1500 tokens of context", "1 500 tokens de contexte"
 _CONTEXT_TOKENS = re.compile(
-    r"\b(\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+|\d{3,7})\s*tokens?\s+(?:of\s+|de\s+)?(?:context|contexte)\b",
+    r"\b(\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+|\d{3,7})\s*tokens?\s+(?:of\s+|de\s+)?(?:context|contexte)\b"
+    # 'conversations of 3000 tokens', 'nos conversations font ~3000 tokens', 'prompts de 2 000 tokens'
+    r"|\b(?:conversations?|chats?|prompts?|requests?|requ[êe]tes?|s[ée]quences?)\s+(?:of|de|font|are|average|make)?"
+    r"\s*(?:~|about|around|environ|en moyenne)?\s*(\d{1,3}(?:[,\u202f\u00a0 ]\d{3})+|\d{3,7})\s*tokens?\b",
     re.I,
 )
 _BATCH = re.compile(r"\bbatch(?:\s*size)?\s*(?:of|de|=)?\s*(\d{1,4})\b", re.I)
@@ -1234,13 +1251,13 @@ def extract_entities(text: str) -> Entities:
         # "bf16 mixed precision", and a bare "bf16, AdamW": training in 16 bits keeps fp32 master
         # weights and Adam states (Trainer's bf16=True), unless the asker says "pure bf16"
         ent.precision = "mixed"
-    ctx = _CONTEXT.search(text)
+    ctx = next((m for m in _CONTEXT.finditer(text) if _a_length(m)), None)
     if ctx:
         ent.context_tokens = int(ctx.group(1) or ctx.group(2)) * 1024
     elif (ctx_set := _CONTEXT_SET.search(text)) is not None:
         ent.context_tokens = int(ctx_set.group(1))
     elif (ctx_tokens := _CONTEXT_TOKENS.search(text)) is not None:
-        ent.context_tokens = int(re.sub(r"\D", "", ctx_tokens.group(1)))
+        ent.context_tokens = int(re.sub(r"\D", "", ctx_tokens.group(1) or ctx_tokens.group(2)))
     batch = _BATCH.search(text)
     if batch:
         ent.batch_size = int(batch.group(1))

@@ -154,10 +154,35 @@ def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str
         makers = _asked_vendors(reading)
         if makers and maker not in makers:
             return True
+    if _other_program(reading, entry_id):
+        return True
     if not _says_subject(reading, entry_id):
         return True
     asked = frozenset(reading.entities.topics) - generic
     return bool(asked and features - generic and not asked & features)
+
+
+@cache
+def _entry_programs(entry_id: str) -> frozenset[str]:
+    """The programs an entry's titles name (programs.toml), in either language: what it is
+    about, where it names one."""
+    from assistant.knowledge.entries import load_entries
+    from assistant.knowledge.programs import programs_named
+
+    return frozenset().union(*(programs_named(e.title) for e in load_entries() if e.id == entry_id))
+
+
+def _other_program(reading: Reading, entry_id: str) -> bool:
+    """The question names programs and the entry's title names others, none shared (with what
+    each is built on): an entry on faster-whisper's cuDNN for a question on ONNX Runtime's,
+    one on TensorFlow's memory for a question on MIG with vLLM."""
+    from assistant.knowledge.programs import programs_named
+
+    titled = _entry_programs(entry_id)
+    if not titled:
+        return False
+    asked = programs_named(reading.text)
+    return bool(asked) and not asked & titled
 
 
 @lru_cache(maxsize=1)

@@ -155,16 +155,18 @@ def _bandwidths(results: list[ToolResult], names: list[str]) -> dict[str, float]
 
 
 def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) -> str:
-    """How many of each option's card the memory alone calls for: a floor, since every card
-    also keeps its own activations and CUDA context."""
-    counts, practical = [], []
+    """How many of each option's card the memory calls for: the fit tool's count, which keeps
+    what cannot be sharded (each card's activations and CUDA context) on every card; without
+    it, the memory divided by one card's, a floor below that."""
+    counts, practical, tool_counts = [], [], True
     for option, rows in by_option.items():
         first = rows[0][0]
         capacity = first.capacity_gb or first.vram_gb
         whole = first.multi_gpu.whole_gb if first.multi_gpu else first.total_gb
         if not capacity or not whole or first.multi_gpu:
             continue
-        n = math.ceil(whole / capacity)
+        n = first.cards_needed or math.ceil(whole / capacity)
+        tool_counts = tool_counts and first.cards_needed is not None
         counts.append(f"{n} × {option}")
         practical.append(f"{2 ** math.ceil(math.log2(n)) if n > 1 else 1} × {option}")
     if not counts:
@@ -173,14 +175,26 @@ def _how_many(by_option: dict[str, list[tuple[FitResult, Held]]], lang: Lang) ->
     needed = f"{gb(first.total_gb, lang)} ({first.precision})"
     joined = pick(lang, " or ", " ou ").join(counts)
     served = pick(lang, " or ", " ou ").join(practical)
+    each = (
+        pick(
+            lang,
+            "by memory, each card keeping its own activations and CUDA context",
+            "pour la mémoire, chaque carte gardant ses propres activations et son contexte CUDA",
+        )
+        if tool_counts
+        else pick(
+            lang,
+            "by memory alone, more once each card's own activations and CUDA context are counted",
+            "pour la mémoire seule, davantage en comptant les activations et le contexte CUDA de "
+            "chaque carte",
+        )
+    )
     return pick(
         lang,
-        f" It needs about {needed}: at least {joined} by memory alone, more once each card's "
-        "own activations and CUDA context are counted; tensor parallelism splits the attention "
-        f"heads evenly, so {served} in practice.",
-        f" Il faut environ {needed} : au moins {joined} pour la mémoire seule, davantage en "
-        "comptant les activations et le contexte CUDA de chaque carte ; le parallélisme de "
-        f"tenseurs répartit les têtes d'attention à parts égales, d'où {served} en pratique.",
+        f" It needs about {needed}: at least {joined} {each}; tensor parallelism splits the "
+        f"attention heads evenly, so {served} in practice.",
+        f" Il faut environ {needed} : au moins {joined} {each} ; le parallélisme de tenseurs "
+        f"répartit les têtes d'attention à parts égales, d'où {served} en pratique.",
     )
 
 

@@ -37,6 +37,26 @@ def _table() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v["entries"]) for k, v in _data().items()}
 
 
+def cuda_on_mac(text: str) -> bool:
+    """A sentence asks CUDA, or an NVIDIA card in an external box, of a Mac ('install CUDA 12.8
+    on the MacBook'), not ruled out in it ('no CUDA on the Mac, fine')."""
+    from assistant.agent.offline.concepts import concept_starts
+    from assistant.agent.offline.phrases import negated_at
+    from assistant.knowledge.names import fold
+    from assistant.language import sentences
+
+    table = _data()["cuda_on_mac"]
+    words = re.compile(rf"(?<![\w-])(?:{_alternatives(table['with_words'])})(?![\w-])")
+    for sentence in sentences(text):
+        if not concept_starts("macos", sentence):
+            continue
+        said = [m.start() for m in words.finditer(fold(sentence))]
+        said += [at for c in table["with_concepts"] for at in concept_starts(c, sentence)]
+        if any(not negated_at(sentence, at) for at in said):
+            return True
+    return False
+
+
 def _alternatives(words: list[str]) -> str:
     """A regex alternation of words, longest first, each ending at a word boundary (or after an
     apostrophe)."""
@@ -262,7 +282,9 @@ def splits_the_model(text: str) -> bool:
 
 def premise_entries(text: str, ent: Entities) -> tuple[str, ...]:
     """The knowledge entries that answer the premise the question states, if it states one."""
-    return _table()["pooled_memory"] if pooled_memory(text, ent) else ()
+    if pooled_memory(text, ent):
+        return _table()["pooled_memory"]
+    return _table()["cuda_on_mac"] if cuda_on_mac(text) else ()
 
 
 def _generation_claim(text: str, folded: str) -> SpecClaim | None:

@@ -300,8 +300,24 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
         _set_beside_earlier(reading, own, history)
     if history:
         _carry_model(reading, own, history)
+        _carry_usage(reading, own, history)
         reading.earlier = next(iter(_previous_user_turns(history)[-1:]), "")
     return reading
+
+
+def _carry_usage(reading: Reading, own: Entities, history: list[tuple[str, str]]) -> None:
+    """A question that says no hours a day ('how much is that per month at ₱13.50/kWh?') takes
+    the hours the asker gave in an earlier turn ('i render at night, like 6 hours a day'), the
+    latest one."""
+    if own.hours_per_day is not None or reading.entities.hours_per_day is not None:
+        return
+    for earlier in _earlier_turns(history):
+        daily = [d for d in earlier.durations if d.per_day is not None]
+        if daily:
+            reading.entities = reading.entities.model_copy(
+                update={"durations": [*reading.entities.durations, daily[0]]}
+            )
+            return
 
 
 # A purchase a statement tells ('bought a used M1 Max ($1,700)') with no rental to weigh it
@@ -453,6 +469,11 @@ def _complete_from_history(
         )
     else:
         inherited = _one_card(reading.text, inherited, history)
+    from assistant.agent.offline.concepts import names_concept
+
+    if not own.method and names_concept("concurrency", reading.text):
+        # 'how many conversations at once?' after a LoRA turn: serving is inference
+        inherited = inherited.model_copy(update={"method": None, "methods": []})
     reading.entities = merge_entities(inherited, own)
     if not (own.gpus or own.unknown_gpus):
         reading.entities.options = inherited.options  # the cards and how they relate carry on

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.agent.offline import knowledge_lead
+from assistant.agent.offline import knowledge_lead, premises
 from assistant.agent.offline.card_roles import asks_to_pick
 from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.planner import (
@@ -548,8 +548,8 @@ def _beside_requirement(reading: Reading, results: list[ToolResult]) -> list[Too
 
 
 def _without(section: str, notes: list[str]) -> str:
-    """A tool section without the unknown-card notes the answer opens with (a comparison of a
-    known and an unknown card renders the same note)."""
+    """A tool section without the notes the answer opens with (a comparison of a known and an
+    unknown card renders the same unknown-card note; a spec sheet, the same no-NVLink line)."""
     for note in notes:
         section = section.replace(note, "")
     return section.strip()
@@ -703,8 +703,14 @@ def _lead_of(
     """The fitted lead for this reading, given the searched passages' entry ids. A failure the
     asker reports (an out-of-memory error, a very slow run) next to an estimate that would only
     contradict it ("it fits") is led by the likeliest entry, even one the model is unsure of."""
-    if any(_program_verdict(r) for r in results) and reading.pasted_error is None:
-        return None  # "does Fooocus run on my UHD 630?": the program's sourced verdict answers
+    if (
+        any(_program_verdict(r) for r in results)
+        and reading.pasted_error is None
+        and not premises.premise_entries(reading.text, reading.entities)
+    ):
+        # "does Fooocus run on my UHD 630?": the program's sourced verdict answers, unless the
+        # question stands on a false premise ("install CUDA on the MacBook for vLLM")
+        return None
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     lead = knowledge_lead.find_lead(reading, found, context)
     estimated = {r.name for r in results if r.error is None} & _ESTIMATES
@@ -1092,6 +1098,22 @@ def _claim_corrections(reading: Reading) -> list[str]:
     return [claim_line(claim, reading.language)] if claim is not None else []
 
 
+def _link_corrections(reading: Reading) -> list[str]:
+    """A link the cards do not have, asked or assumed ('the L4s are connected with nvlink
+    right?'): the catalog's no first, whichever tool answers the rest. A link the asker already
+    rules out ('no NVLink') needs no correction."""
+    from assistant.agent.offline.cues import link_mentions
+    from assistant.agent.offline.phrases import negated_at
+    from assistant.agent.offline.skills.gpu_lookup import link_answer
+    from assistant.knowledge.matching import match_gpu
+
+    starts = link_mentions(reading.text)
+    if not starts or all(negated_at(reading.text, at) for at in starts):
+        return []
+    cards = {c.name: c for n in reading.entities.gpus if (c := match_gpu(n).gpu) is not None}
+    return [link_answer(c, reading.language) for c in cards.values() if c.nvlink is False]
+
+
 def _memory_corrections(reading: Reading) -> list[str]:
     """A false premise about memory, corrected first: cards' memories added up ('T4 x2, so
     32 GB?'), a card's memory overstated ('my 4090 has 48 GB')."""
@@ -1161,7 +1183,9 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
     if out_of_scope(reading.text):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
-    corrections = _claim_corrections(reading) + _memory_corrections(reading)
+    corrections = (
+        _claim_corrections(reading) + _memory_corrections(reading) + _link_corrections(reading)
+    )
     parts.extend(corrections)
     # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it
     required = requirement_check(reading.entities, lang)
@@ -1199,6 +1223,8 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         results = _without_unasked_models(reading, results)
     sections, _ = _tool_sections(reading, results)
     sections = [t for t in (_without(s, unknown) for s in sections) if t]
+    # a spec sheet's own no-NVLink line is already the correction above
+    sections = [t for t in (_without(s, corrections) for s in sections) if t]
     if lead is None and _probe_unavailable(reading, results):
         from assistant.agent.offline.skills.probe_gpus import how_to_check
 

@@ -110,6 +110,12 @@ def render(result: CloudInstancesResult, question: str, lang: Lang) -> str:
     best = result.cheapest
     if q.model and best is not None:
         model = result.model or q.model
+        if q.concurrent_requests > 1:
+            model += pick(
+                lang,
+                f" with {q.concurrent_requests} requests at once",
+                f" avec {q.concurrent_requests} requêtes à la fois",
+            )
         text = pick(
             lang,
             f"**Cheapest instance in the data on which {model} fits: {best.instance} ({best.provider}), "
@@ -163,6 +169,9 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
             args["task"] = ent.method
         elif ent.method == "full":
             args["task"] = "full_finetune"
+        elif (ent.batch_size or 1) > 1:
+            # '~30 concurrent chats': each keeps its own KV cache on the instance
+            args["concurrent_requests"] = ent.batch_size
         if rented := [g for g in ent.gpus if g not in ent.owned_gpus]:
             # 'Llama 3.3 70B in FP8 … looking at g6e (L40S): which is the smallest size?'
             args["gpu"] = rented[0]

@@ -152,7 +152,7 @@ def _feature_line(features: list[dict[str, Any]], lang: Lang) -> str:
     )
 
 
-def _link_answer(card: GpuCard, lang: Lang) -> str:
+def link_answer(card: GpuCard, lang: Lang) -> str:
     """The yes/no on NVLink first: a question about it often assumes the answer."""
     if card.nvlink is None:
         return ""
@@ -244,7 +244,7 @@ def _sheet(result: GpuLookup, card: GpuCard, question: str, lang: Lang) -> str:
     sep = " : " if lang == "fr" else ": "
     caveat = provenance_note(card.name, result.curated, result.provenance, lang)
     headline = _headline(card, lang)
-    link = _link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
+    link = link_answer(card, lang) if "nvlink" in asked_fields(question) else ""
     lines = [link, headline]
     notes = card.notes_fr if lang == "fr" else card.notes
     if notes or (caveat and card.notes):

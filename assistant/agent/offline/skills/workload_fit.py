@@ -830,15 +830,15 @@ def combine(results: list[FitResult], question: str, lang: Lang) -> str:
 
 def _cards_per_method(results: list[FitResult], card: str, capacity: float, lang: Lang) -> str:
     """'how many H100 do we need for a full fine-tune? and vs LoRA?': the cards each method's
-    memory calls for, in the order the question names the methods; past one card, a floor (each
-    card also holds its own activations and CUDA context, and the state is sharded: FSDP or
-    ZeRO-3)."""
+    memory calls for, in the order the question names the methods: the fit tool's count (the
+    state sharded, FSDP or ZeRO-3, what cannot be sharded kept on every card); past one card, a
+    floor, since the memory alone sets it."""
     parts = []
     for r in results:
-        n = max(1, math.ceil((r.total_gb or 0.0) / capacity))
+        n = r.cards_needed or max(1, math.ceil((r.total_gb or 0.0) / capacity))
         floor = pick(lang, "at least ", "au moins ") if n > 1 else ""
         parts.append(
-            f"{task_name(r, lang)}{' : ' if lang == 'fr' else ': '}{floor}{n} × {card} "
+            f"{task_name(r, lang)}{pick(lang, ': ', ' : ')}{floor}{n} × {card} "
             f"({pick(lang, 'about ', 'environ ')}{gb(r.total_gb, lang)})"
         )
     sharded = any((r.total_gb or 0.0) > capacity for r in results)
@@ -851,7 +851,7 @@ def _cards_per_method(results: list[FitResult], card: str, capacity: float, lang
         if sharded
         else "."
     )
-    return f"**{'; '.join(parts) if lang == 'en' else ' ; '.join(parts)}**{tail}"
+    return f"**{pick(lang, '; ', ' ; ').join(parts)}**{tail}"
 
 
 def _asked_apart(reading: Reading, cards: list[str]) -> bool:

@@ -40,6 +40,33 @@ from assistant import ask
             "RAG demande un serveur énorme. C'est vrai ?",
             "Non, dans les deux cas. Faire tourner un modèle (l'inférence) ne fait que lire",
         ),
+        (
+            "j'ai ça quand je lance le workflow : NotImplementedError: The operator "
+            "'aten::grid_sampler_3d' is not currently implemented for the MPS device.",
+            "Cela signifie que le modèle utilise une opération que le backend GPU Apple",
+        ),
+        (
+            "when i scp the same yolo11s.engine to our older orin NX (jetpack 5.1.2) i get: [TRT] "
+            "[E] 1: Error Code 1: Serialization (Serialization assertion stdVersionRead == "
+            "serializationVersion failed.Version tag does not match.) both are orin so why??",
+            "Rebuild it on the target, as a rule",
+        ),
+        (
+            "LoadLibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll "
+            "with cuda 12.4 and cudnn 9",
+            "It depends on the package's build: ONNX Runtime built with CUDA 11.8",
+        ),
+        (
+            'the console says "Device: cuda:0 AMD Radeon RX 9070 : native" and '
+            "torch.cuda.is_available() is True. did it install nvidia stuff by mistake?? i dont "
+            "have nvidia",
+            "No: PyTorch's ROCm build deliberately reuses the `torch.cuda` interface",
+        ),
+        (
+            "nvidia-smi says 100% GPU util and max power but only a third of the VRAM is used, is "
+            "my GPU really fully used?",
+            "Not necessarily: GPU-Util in `nvidia-smi` is the share of the last sample period",
+        ),
     ],
 )
 def test_the_entry_opens_the_answer(question: str, opening: str) -> None:

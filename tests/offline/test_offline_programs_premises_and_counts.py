@@ -1,7 +1,7 @@
 """An entry about another program does not answer for this one; a link the cards lack and CUDA
 asked of a Mac are corrected first; amounts in millions, a peso asked beside its own sign, a data
 set's size that is no context length, conversations of a stated length, serving asked after a
-fine-tuning turn; errors pasted from ONNX Runtime, TensorRT and MPS explained by their entries."""
+fine-tuning turn; hours a day from an earlier turn; requests served at once."""
 
 from __future__ import annotations
 
@@ -101,42 +101,6 @@ def test_serving_asked_after_a_fine_tuning_turn_is_inference() -> None:
     fits = [c for c in answer.tool_calls if c.name == "workload_fit"]
     assert all(c.arguments.get("task") in (None, "inference") for c in fits)
     assert "LoRA" not in answer.text.split("\n")[0]
-
-
-@pytest.mark.parametrize(
-    ("question", "opening"),
-    [
-        (
-            "j'ai ça quand je lance le workflow : NotImplementedError: The operator "
-            "'aten::grid_sampler_3d' is not currently implemented for the MPS device.",
-            "Cela signifie que le modèle utilise une opération que le backend GPU Apple",
-        ),
-        (
-            "when i scp the same yolo11s.engine to our older orin NX (jetpack 5.1.2) i get: [TRT] "
-            "[E] 1: Error Code 1: Serialization (Serialization assertion stdVersionRead == "
-            "serializationVersion failed.Version tag does not match.) both are orin so why??",
-            "Rebuild it on the target, as a rule",
-        ),
-        (
-            "LoadLibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll "
-            "with cuda 12.4 and cudnn 9",
-            "It depends on the package's build: ONNX Runtime built with CUDA 11.8",
-        ),
-        (
-            'the console says "Device: cuda:0 AMD Radeon RX 9070 : native" and '
-            "torch.cuda.is_available() is True. did it install nvidia stuff by mistake?? i dont "
-            "have nvidia",
-            "No: PyTorch's ROCm build deliberately reuses the `torch.cuda` interface",
-        ),
-        (
-            "nvidia-smi says 100% GPU util and max power but only a third of the VRAM is used, is "
-            "my GPU really fully used?",
-            "Not necessarily: GPU-Util in `nvidia-smi` is the share of the last sample period",
-        ),
-    ],
-)
-def test_errors_and_readings_are_explained_by_their_entries(question: str, opening: str) -> None:
-    assert ask(question).text.startswith(opening)
 
 
 def test_the_amd_entry_on_torch_cuda_does_not_answer_for_a_jetson() -> None:

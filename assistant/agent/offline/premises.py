@@ -39,22 +39,41 @@ def _table() -> dict[str, tuple[str, ...]]:
 
 def cuda_on_mac(text: str) -> bool:
     """A sentence asks CUDA, or an NVIDIA card in an external box, of a Mac ('install CUDA 12.8
-    on the MacBook'), not ruled out in it ('no CUDA on the Mac, fine')."""
+    on the MacBook', 'an RTX 5090 in a Thunderbolt eGPU'), not ruled out in it ('no CUDA on the
+    Mac, fine')."""
     from assistant.agent.offline.concepts import concept_starts
     from assistant.agent.offline.phrases import negated_at
-    from assistant.knowledge.names import fold
+    from assistant.knowledge.names import fold_keep_length
     from assistant.language import sentences
 
-    table = _data()["cuda_on_mac"]
-    words = re.compile(rf"(?<![\w-])(?:{_alternatives(table['with_words'])})(?![\w-])")
+    concepts = _data()["cuda_on_mac"]["with_concepts"]
     for sentence in sentences(text):
         if not concept_starts("macos", sentence):
             continue
-        said = [m.start() for m in words.finditer(fold(sentence))]
-        said += [at for c in table["with_concepts"] for at in concept_starts(c, sentence)]
+        # offsets in the folded sentence are offsets in the sentence itself
+        said = [m.start() for m in _cuda_words().finditer(fold_keep_length(sentence))]
+        if _names_nvidia(sentence):  # an AMD eGPU on an Intel Mac is macOS's own case
+            said += [at for c in concepts for at in concept_starts(c, sentence)]
         if any(not negated_at(sentence, at) for at in said):
             return True
     return False
+
+
+def _names_nvidia(sentence: str) -> bool:
+    """The sentence names NVIDIA or one of its cards."""
+    from assistant.knowledge.gpu_names import tokens, vendors_named
+    from assistant.knowledge.matching import find_gpu_spans
+
+    return "nvidia" in vendors_named(tokens(sentence)) or any(
+        str(card.vendor) == "nvidia" for card, _, _ in find_gpu_spans(sentence)
+    )
+
+
+@lru_cache(maxsize=1)
+def _cuda_words() -> re.Pattern[str]:
+    """premises.toml's words that, beside a Mac's, ask CUDA of it."""
+    words = [str(w) for w in _data()["cuda_on_mac"]["with_words"]]
+    return re.compile(rf"(?<![\w-])(?:{_alternatives(words)})(?![\w-])", re.IGNORECASE)
 
 
 def _alternatives(words: list[str]) -> str:

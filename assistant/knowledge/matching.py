@@ -696,10 +696,10 @@ def _sold_with(card: GpuCard, size_gb: float, listed_once: bool = False) -> bool
     return card.unified_memory and card.vram_gb is not None and size_gb <= card.vram_gb
 
 
-# A run of text between spaces, or between Chinese, Japanese or Korean characters and full-width
-# punctuation, which need no space around a card's name ('用两张3090可以跑'): so each card's span
-# is its own.
-_CHUNK = re.compile(r"[^\s\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+")
+# A run of text between spaces, plus signs ('4060 Ti+4070'), or Chinese, Japanese or Korean
+# characters and full-width punctuation, which need no space around a card's name ('用两张3090可以
+# 跑'): so each card's span is its own.
+_CHUNK = re.compile(r"[^\s+\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]+")
 
 
 def _token_spans(text: str) -> list[tuple[str, int, int]]:

@@ -67,6 +67,16 @@ from assistant import ask
             "my GPU really fully used?",
             "Not necessarily: GPU-Util in `nvidia-smi` is the share of the last sample period",
         ),
+        (
+            "started the rocm pytorch image with docker run -it rocm/pytorch and torch says "
+            "RuntimeError: No HIP GPUs are available, but rocm-smi on the host lists both cards",
+            "Because the container was started without the GPU's device files",
+        ),
+        (
+            "la démo de mon modèle de segmentation plante : RuntimeError: Not compiled with GPU "
+            "support, pourtant torch.cuda.is_available() renvoie True",
+            "Cela veut dire que l'extension C++/CUDA propre à la bibliothèque",
+        ),
     ],
 )
 def test_the_entry_opens_the_answer(question: str, opening: str) -> None:

@@ -1345,12 +1345,23 @@ def _owned_model(text: str, m: re.Match[str]) -> bool:
     owners = {w.lower() for w in table["phrases"]}
     before = sentence_before(text[: m.start()]).lower()
     words = re.findall(r"[\w'/-]+", before)
+    if _done_job(m, words, text, table):
+        return True
     if not m.group(0).lower().endswith("d"):
         words = words[-(OWNED_SPAN + 1) :]  # the noun: right after its owner; the participle
         # ('our model = Llama 3.1 8B fine-tuned on Turkish') may follow the model's whole name
     at = max((i for i, w in enumerate(words) if w in owners), default=None)
     # 'my plan is to fine-tune': a verb after 'to', not a model someone owns
     return at is not None and not set(table["verb_links"]) & set(words[at:])
+
+
+def _done_job(m: re.Match[str], words: list[str], text: str, table: dict[str, Any]) -> bool:
+    """'we fine-tuned Llama 3.3 70B … can I serve it?': the participle after its subject names a
+    finished job, when the message then asks about serving the result."""
+    if not m.group(0).lower().endswith("d") or not words or words[-1] not in table["made_by"]:
+        return False
+    after = text[m.end() :].lower()
+    return any(re.search(rf"\b{re.escape(w)}\b", after) for w in table["served"])
 
 
 def _memory_options(text: str, sizes: list[tuple[int, int, float]]) -> list[float]:

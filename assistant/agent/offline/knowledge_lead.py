@@ -27,6 +27,8 @@ from assistant.agent.offline.lead_match import (
     how_to_for_a_failure,
     other_model_kind,
     other_task,
+    reports_slow_run,
+    slow_run_entries,
     title_coverage,
     title_scores,
 )
@@ -167,13 +169,19 @@ def find_lead(
     corpus search found for the question, best first (an entry id per passage, None for a passage
     of the guide); `context`: what the question brings besides its words. A pasted error message
     comes before all that: the entry that explains it leads (`error_messages`); so does the entry
-    that answers a premise stated in figures (`premises`: memory added up across cards)."""
+    that answers a premise stated in figures (`premises`: memory added up across cards), and, for
+    a run slower than the asker expected that no calculator answers, the likeliest entry that
+    explains slow runs."""
     message = reading.pasted_error
     if message is not None:
         return _explaining(reading, retrieved, context, message.entries)
     premise = premise_entries(reading.text, reading.entities)
     if premise:
         return _explaining(reading, retrieved, context, premise)
+    if reports_slow_run(reading) and not (context is not None and context.computed):
+        # a calculator's figures set against the asker's own ("3 t/s is 10× below what to
+        # expect") answer first; otherwise the likeliest explanation of a slow run
+        return _explaining(reading, retrieved, context, slow_run_entries())
     options = _options(reading, retrieved, context)
     return None if options is None else _in_language(lead_model.choose(options), reading.language)
 

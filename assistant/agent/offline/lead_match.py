@@ -218,6 +218,21 @@ def _entry_makers() -> dict[str, str]:
     return {k: str(v) for k, v in _subjects_file().get("makers", {}).items()}
 
 
+@lru_cache(maxsize=1)
+def slow_run_entries() -> tuple[str, ...]:
+    """The entries that explain a run slower than the asker expected ([slow_runs] of
+    entry_subjects.toml), in the file's order."""
+    return tuple(_subjects_file().get("slow_runs", {}).get("entries", ()))
+
+
+def reports_slow_run(reading: Reading) -> bool:
+    """The question reports a run slower than expected and pastes no error message (an error
+    explains itself first)."""
+    from assistant.agent.offline.concepts import names_concept
+
+    return reading.pasted_error is None and names_concept("slow_report", reading.text)
+
+
 SEVERAL_GPUS = "several_gpus"
 
 

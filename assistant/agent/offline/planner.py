@@ -581,7 +581,7 @@ def _built(skill: Skill[Any], ent: Entities, reading: Reading) -> list[dict[str,
 def plan_tool_calls(conversation: Conversation, available: set[str]) -> list[PlannedCall]:
     """Every tool call for the turn: the intents' tools, then a corpus search for citations."""
     reading = read_turn(conversation)
-    if out_of_scope(reading.text):
+    if out_of_scope(reading.text, reading.earlier):
         return []
     if (
         reading.intents == ["greeting"]

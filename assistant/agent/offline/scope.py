@@ -38,10 +38,12 @@ def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     return outside, inside
 
 
-def out_of_scope(text: str) -> bool:
-    """The question is about something gpu-advisor doesn't cover (and names no computing work)."""
+def out_of_scope(text: str, earlier: str = "") -> bool:
+    """The question is about something gpu-advisor doesn't cover (and names no computing work):
+    neither the question nor the asker's previous message (`earlier`: "so 60 fps total, we're
+    fine?" after a message about a detection model) names any."""
     outside, inside = _patterns()
-    return bool(outside.search(text)) and not inside.search(text)
+    return bool(outside.search(text)) and not inside.search(text) and not inside.search(earlier)
 
 
 def outside_answer(lang: Lang) -> str:

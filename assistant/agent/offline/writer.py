@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assistant.agent.offline import knowledge_lead, premises
+from assistant.agent.offline import knowledge_lead, lead_match, premises
 from assistant.agent.offline.card_roles import asks_to_pick
 from assistant.agent.offline.concepts import names_concept, reports_failure
 from assistant.agent.offline.planner import (
@@ -707,16 +707,26 @@ def _lead_of(
         any(_program_verdict(r) for r in results)
         and reading.pasted_error is None
         and not premises.premise_entries(reading.text, reading.entities)
+        and not lead_match.reports_slow_run(reading)
     ):
         # "does Fooocus run on my UHD 630?": the program's sourced verdict answers, unless the
-        # question stands on a false premise ("install CUDA on the MacBook for vLLM")
+        # question stands on a false premise ("install CUDA on the MacBook for vLLM") or reports
+        # a run slower than expected (the program runs: why it is slow is the question)
         return None
     context = knowledge_lead.context_of(reading, results, _weak_tools(reading, results))
     lead = knowledge_lead.find_lead(reading, found, context)
     estimated = {r.name for r in results if r.error is None} & _ESTIMATES
-    if lead is None and estimated and reports_failure(reading.text):
+    if lead is None and estimated and reports_failure(reading.text) and not _speed_seen(reading):
         lead = knowledge_lead.nearest_entry(reading, found, context)
     return lead
+
+
+def _speed_seen(reading: Reading) -> bool:
+    """The asker gives the speed they get ("only 3 t/s"): the speed tool sets it against its
+    estimate, which says first how far off it is and what to check."""
+    from assistant.agent.offline.quantities import observed_speed
+
+    return observed_speed(reading.text) is not None
 
 
 _ESTIMATES = frozenset({"workload_fit", "llm_speed", "models_for"})
@@ -1181,7 +1191,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
         )
     if reading.intents == ["greeting"]:
         return "\n\n".join([*parts, SELF[lang] + WHAT_I_DO[lang], EXAMPLES[lang]])
-    if out_of_scope(reading.text):
+    if out_of_scope(reading.text, reading.earlier):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
     corrections = (
         _claim_corrections(reading) + _memory_corrections(reading) + _link_corrections(reading)

@@ -466,6 +466,13 @@ def _to_float(num: str, english_thousands: bool, rate: bool = False) -> float:
     return float(s)
 
 
+def _has_decimals(currency: Currency) -> bool:
+    """Whether amounts in the currency are written with decimals (the peso, the won and the yen
+    are not: currencies.toml `decimals = 0`)."""
+    other = other_currencies().by_code.get(currency)
+    return other is None or other.decimals > 0
+
+
 def _period(raw: str | None) -> Period | None:
     if not raw:
         return None
@@ -546,8 +553,9 @@ def parse_money(text: str) -> list[ParsedMoney]:
                 if family is not None:
                     shared[start] = family
             prefix_style = index in _PREFIX_PATTERNS
-            # '1,500 $/h' and '0,200 €/kWh' are decimals; '$3,800/month' is thousands
-            rate = _period(m.group("per")) in ("hour", "kwh")
+            # '1,500 $/h' and '0,200 €/kWh' are decimals; '$3,800/month' is thousands, and so is
+            # '1,050 COP per kWh': a currency written without decimals has no '1.05'
+            rate = _period(m.group("per")) in ("hour", "kwh") and _has_decimals(cur)
             try:
                 amount = _to_float(m.group("num"), prefix_style, rate)
                 high = _to_float(m.group("high"), prefix_style, rate) if m.group("high") else None

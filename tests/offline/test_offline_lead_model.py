@@ -71,6 +71,7 @@ def _row(similarity: float, rank: int, searched: int | None) -> tuple[float, ...
         "coverage_margin": 0.4 if rank == 0 else -0.4,
         "other_kind": 0.0,
         "identifier": 0.0,
+        "same_maker": 0.0,
     }
     return tuple(values[name] for name in FEATURES)
 
@@ -113,17 +114,26 @@ def test_a_vague_match_beside_a_calculation_does_not_lead() -> None:
     assert model.choice(options) is None
 
 
-def test_an_entry_about_another_kind_of_model_gives_way() -> None:
-    # The same two candidates, but the nearer one is about image models and the question is about
-    # a language model: the fitted weight on `other_kind` is negative, so it loses probability.
+@pytest.mark.parametrize(
+    ("feature", "gains"),
+    [
+        # the nearer entry is about image models, the question about a language model: the fitted
+        # weight on `other_kind` is negative, so it loses probability
+        ("other_kind", False),
+        # the entry is about the GPUs of a maker the question names (an AMD entry for "is it
+        # because I have AMD?"): the fitted weight on `same_maker` is positive
+        ("same_maker", True),
+    ],
+)
+def test_a_flagged_entry_gains_or_gives_way(feature: str, gains: bool) -> None:
     same = _row(0.92, 0, 0)
-    flagged = tuple(1.0 if n == "other_kind" else v for n, v in zip(FEATURES, same, strict=True))
+    flagged = tuple(1.0 if n == feature else v for n, v in zip(FEATURES, same, strict=True))
     model = lead_model.load_model()
     assert model is not None
     question = _question(computed=False, nearest=0.92)
     plain = model.probabilities(Options((Candidate("a", same),), question))[0]
     other = model.probabilities(Options((Candidate("a", flagged),), question))[0]
-    assert other < plain
+    assert bool(other > plain) == gains and other != plain
 
 
 def test_no_candidates_means_no_lead() -> None:

@@ -274,7 +274,7 @@ class IntentClassifier:
         ent = entities if entities is not None else extract_entities(text)
         clauses = split_clauses(text)
         batch = [text, *clauses] if len(clauses) > 1 else [text]
-        batch_ent = [ent, *(extract_entities(c) for c in batch[1:])]
+        batch_ent = [ent, *with_stated_models([extract_entities(c) for c in batch[1:]])]
         scored = self.scores(batch, batch_ent)
         whole = scored[0]
         if whole[0].intent == "greeting" and _more_than_a_greeting(ent):
@@ -302,6 +302,23 @@ class IntentClassifier:
         if any(i in tool_intents() for i in chosen):
             chosen = [i for i in chosen if i not in _EXCLUSIVE]
         return Classification(intents=chosen, scores=whole, entities=ent)
+
+
+def with_stated_models(clauses: list[Entities]) -> list[Entities]:
+    """Each clause's entities, a clause that names no model taking the model an earlier clause
+    named ('We are thinking about Mistral 7B. On an L4, does it fit in full precision?': the
+    second clause asks about Mistral 7B)."""
+    out: list[Entities] = []
+    stated: Entities | None = None
+    for ent in clauses:
+        if ent.models or ent.model_size_b:
+            stated = ent
+        elif stated is not None:
+            ent = ent.model_copy(
+                update={"models": stated.models, "model_size_b": stated.model_size_b}
+            )
+        out.append(ent)
+    return out
 
 
 def _more_than_a_greeting(ent: Entities) -> bool:

@@ -28,6 +28,7 @@ from assistant.agent.offline.lead_match import (
     other_model_kind,
     other_task,
     reports_slow_run,
+    same_maker_entries,
     slow_run_entries,
     title_coverage,
     title_scores,
@@ -145,6 +146,7 @@ def _options(
         ),
         include,
         lead_model.identifier_matches(reading.text),
+        same_maker_entries(reading, [e for e, _ in ranked]),
     )
 
 

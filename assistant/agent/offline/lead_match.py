@@ -138,6 +138,15 @@ def _asked_vendors(reading: Reading) -> frozenset[str]:
     return vendors_named(tokens(reading.text)) | ({stack} if stack else set())
 
 
+def same_maker_entries(reading: Reading, entry_ids: list[str]) -> frozenset[str]:
+    """The entries about one maker's GPUs whose maker the question names ('Torch not compiled
+    with CUDA enabled … is it because I have AMD?': the AMD entry, not the NVIDIA one)."""
+    makers = _asked_vendors(reading)
+    if not makers:
+        return frozenset()
+    return frozenset(e for e in entry_ids if _entry_vendor(e) in makers)
+
+
 def about_something_else(reading: Reading, entry_id: str, generic: frozenset[str]) -> bool:
     """The entry's title names cards (or features), so does the question, and they share no card
     family with the entry's title and answer (no feature with its title): an entry about other

@@ -50,6 +50,7 @@ FEATURES: tuple[str, ...] = (
     "coverage_margin",  # that share minus the best other candidate's
     "other_kind",  # both name models, of different kinds (image vs language model)
     "identifier",  # the entry names a rare identifier the question names (gfx1103, sm_89)
+    "same_maker",  # the entry is about one maker's GPUs, a maker the question names (AMD, Apple)
 )
 QUESTION_FEATURES: tuple[str, ...] = (
     "computed",  # a calculator answered with figures (a cost, a break-even, a speed)
@@ -262,6 +263,7 @@ def candidates(
     other_kind: frozenset[str] = frozenset(),
     include: Sequence[str] = (),
     identified: frozenset[str] = frozenset(),
+    same_maker: frozenset[str] = frozenset(),
 ) -> Options:
     """The candidate entries and their features, and the features of choosing none.
 
@@ -270,7 +272,8 @@ def candidates(
     `retrieved`: the searched passages' entry ids, best first (None for a guide passage);
     `coverage`: `lead_match.title_coverage`; `other_kind`: entries about another kind of model;
     `include`: entries that are candidates however far they rank (those in `ranked`);
-    `identified`: `identifier_matches`, also candidates however far they rank."""
+    `identified`: `identifier_matches`, also candidates however far they rank;
+    `same_maker`: entries about the GPUs of a maker the question names."""
     scores = dict(ranked)
     covered = {e: (coverage or {}).get(e, 0.0) for e in scores}
     nearest = ranked[0][1] if ranked else median
@@ -322,6 +325,7 @@ def candidates(
             covered[entry_id] - max((v for e, v in top_covered if e != entry_id), default=0.0),
             float(entry_id in other_kind),
             float(entry_id in identified),
+            float(entry_id in same_maker),
         )
         found.append(Candidate(entry_id, row))
     return Options(tuple(found), question)

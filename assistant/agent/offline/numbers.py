@@ -95,7 +95,7 @@ def _duration_re() -> re.Pattern[str]:
         rf"(?:h\s?(?P<mins>[0-5]\d)(?:\s*(?:min|mn|m))?\b|(?:{_UNIT_ALT})\b)"
         # '8 h of use a day', '1 hr generating per day': the activity between length and period
         rf"(?P<rate>(?:\s+(?:of|de|d')\s*[^\W\d_]{{3,}}|\s+[^\W\d_]{{2,}}ing)?\s*(?:/\s*|(?:a|an|per|par|each|every|chaque)\s+)"
-        rf"(?:(?:{qualifiers})\s*)?(?P<per>day|jour|j|d|night|nuit|week|semaine|month|mois|year|yr|an|année|annee)\b"
+        rf"(?:(?:{qualifiers})\s*)?(?P<per>day|jour|j|d|night|nuit|evening|soir|soirée|soiree|week|semaine|month|mois|year|yr|an|année|annee)\b"
         rf"|\s+(?P<adv>daily|nightly|weekly|monthly|yearly|annually|quotidiennes?|par jour|par nuit|a day|per day|a night|per night"
         # "an 8-hour workday": the hours of each day of work
         rf"|work-?days?|working days?|business days?))?",
@@ -111,7 +111,7 @@ _WEEKEND_SPAN = re.compile(
     r"\b(?:friday|vendredi)\b.{0,40}\b(?:monday|lundi)\b", re.IGNORECASE | re.DOTALL
 )
 _DAILY_USE = re.compile(
-    r"\b(?:every (?:day|night)|each (?:day|night)|daily|nightly|tous les jours|toutes les nuits|chaque (?:jour|nuit)|quotidien(?:nement)?"
+    r"\b(?:(?:every|each) (?:day|night|evening)|daily|nightly|tous les (?:jours|soirs)|toutes les nuits|chaque (?:jour|nuit|soir)|quotidien(?:nement)?"
     # a schedule of days or nights: '10 h, 5 nuits par semaine', 'idles for 8 h on those days'
     r"|on (?:those|these|such|working|work|school) days|(?:nights?|days?|evenings?) (?:a|per) week"
     r"|(?:nuits?|jours?|soirs?|soirées?) par semaine|ces jours-là|les jours ouvrés)\b",
@@ -170,6 +170,8 @@ def _which_unit(m: re.Match[str]) -> str:
 
 def _per_key(word: str) -> str:
     word = word.lower()
+    if word.startswith(("even", "soir")):
+        return "day"  # '3 hours every evening', '2 h chaque soir'
     if word.startswith("y") or word in ("an", "année", "annee", "annually"):
         return "year"
     if word.startswith(("w", "s")):

@@ -21,6 +21,7 @@ from assistant.agent.offline.intents import (
     classify,
     split_clauses,
     tool_intents,
+    with_stated_models,
 )
 from assistant.agent.offline.safety import has_injection, strip_injection
 from assistant.agent.offline.spelling import correct_typos
@@ -254,10 +255,13 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     asking: list[str] = []  # what the clauses that ask land on, in order
     stated: set[str] = set()  # and the clauses that only state something
     told_by: set[str] = set()  # intents whose entities a clause that only states gave
-    for clause in split_clauses(text) if len(split_clauses(text)) > 1 else []:
+    clauses = split_clauses(text) if len(split_clauses(text)) > 1 else []
+    # 'On pense à Llama 3.1 8B. Sur une L4, ça rentre en pleine précision ?': a clause asks about
+    # the model the message named before it
+    read = with_stated_models([_as_in_message(extract_entities(c), own) for c in clauses])
+    for clause, clause_ent in zip(clauses, read, strict=True):
         asks = _asks(text, clause)
         questions += asks
-        clause_ent = _as_in_message(extract_entities(clause), own)
         reading.clauses.append(clause_ent)
         clause_result = classify(clause, clause_ent)
         top = clause_result.scores[0]
@@ -274,7 +278,7 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
             # the first clause on an intent gives its entities, unless it only states something
             # and a later one asks ('a colleague says FP8 … like on H100. Does Orin NX support
             # FP8?': the card asked about is the Orin)
-            if top.intent not in reading.clause_entities and ("?" not in text or asks):
+            if top.intent not in order and ("?" not in text or asks):
                 order.append(top.intent)
             reading.clause_entities[top.intent] = clause_ent
             told_by.discard(top.intent)

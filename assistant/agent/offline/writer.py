@@ -577,7 +577,10 @@ def _tool_sections(reading: Reading, results: list[ToolResult]) -> tuple[list[st
         results = [r for r in results if r.name not in weighed[1]]
     results, ruled_out = _ruled_out(results, reading.language)
     by_tool: dict[str, list[ToolResult]] = {}
-    if speed_first:
+    if speed_first or (
+        _speed_seen(reading) and any(r.name == "llm_speed" and not r.error for r in results)
+    ):
+        # "only 5 t/s on my 3060, why?": the rate set against the estimate answers first
         by_tool["llm_speed"] = []
     for result in results:
         if result.name != SEARCH_TOOL and get_skill(result.name) is not None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.concepts import names_concept
+from assistant.agent.offline.concepts import concepts_in, names_concept
+from assistant.agent.offline.entities import extract_entities
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import memory_pick, named_cards, render_unknown
 from assistant.agent.offline.skills.gpu_lookup import provenance_note
@@ -286,7 +287,11 @@ def combine(results: list[CapabilityVerdict], question: str, lang: Lang) -> str:
             f"**{pick(lang, ' and ', ' et ').join(able)} permet{'tent' if len(able) > 1 else ''} {topic}**"
             + (f" ; {out} non." if unable else "."),
         )
-        head += memory_pick(able, lang)
+        if concepts_in(question) & {"buy", "recommend"} or extract_entities(question).options:
+            # a pick among cards that all can: only when the asker is choosing one ('RTX 3060 or
+            # RTX 4060 to learn CUDA?', 'which to buy to learn TMA?'), not for the cards a
+            # learner already has, or compares to a free notebook's
+            head += memory_pick(able, lang)
     else:
         head = pick(
             lang,

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from assistant.agent.offline.reading import Reading
 
 MAX_COMPARED = 2
+# The draw a bill is given for when the question names no card nor wattage: a unit to scale.
+PER_DRAW_W = 100.0
 
 
 def _price(result: PowerCost, lang: Lang) -> str:
@@ -83,6 +85,49 @@ def _lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
         lang,
         f"**{who} at {use}, at {_price(result, lang)}: {figures}** ({rest}; {energy}).",
         f"**{who} à {use}, à {_price(result, lang)} : {figures}** ({rest} ; {energy}).",
+    )
+
+
+def _per_draw(result: PowerCost, asked: Entities) -> bool:
+    """The bill was computed for each 100 W, the question naming no card nor wattage."""
+    return (
+        result.gpu is None
+        and result.power_w == PER_DRAW_W
+        and result.gpu_count == 1
+        and asked.power_w is None
+        and not named_cards(asked)
+    )
+
+
+def _per_draw_lead(result: PowerCost, yearly: bool, lang: Lang) -> str:
+    """'Each 100 W the card draws for 3 h a day costs 14.40 MAD a month at 1.60 MAD/kWh', then
+    how to scale it: the question names no card."""
+    cur = result.currency
+    hours = num(result.hours_per_day or 0, lang, 1)
+    month, year = (
+        money(result.cost_per_month or 0.0, cur, lang),
+        money(result.cost_per_year or 0.0, cur, lang),
+    )
+    figure, other = (year, month) if yearly else (month, year)
+    idle_en = idle_fr = ""
+    if result.idle_hours_per_day:
+        idle_w = num(result.idle_w or 0, lang, 0)
+        idle_h = num(result.idle_hours_per_day, lang, 1)
+        idle_en = f", idling at {idle_w} W the other {idle_h} h,"
+        idle_fr = f", au repos à {idle_w} W les {idle_h} h restantes,"
+    return pick(
+        lang,
+        f"**Each 100 W the GPU draws for {hours} h a day{idle_en} costs {figure} "
+        f"{'a year' if yearly else 'a month'} at {_price(result, lang)}** "
+        f"({other} {'a month' if yearly else 'a year'}). The question names no card, so scale "
+        "the working part by the card's draw under load in hundreds of watts (3× for a 300 W "
+        "card; the rest of the PC adds its own), or name the card for its own figure.",
+        f"**Chaque tranche de 100 W que tire le GPU pendant {hours} h par jour{idle_fr} coûte "
+        f"{figure} {'par an' if yearly else 'par mois'} à {_price(result, lang)}** "
+        f"({other} {'par mois' if yearly else 'par an'}). La question ne nomme pas de carte : "
+        "multipliez la part en charge par la consommation de la carte, en centaines de watts "
+        "(×3 pour une carte de 300 W ; le reste du PC s'y ajoute), ou nommez la carte pour son "
+        "propre chiffre.",
     )
 
 
@@ -274,6 +319,8 @@ def render(result: PowerCost, question: str, lang: Lang) -> str:
     text = _job_total(result, asked, lang).strip() or (
         _span_total(result, question, lang) + _lead(result, asks_per_year(question), lang)
     )
+    if _per_draw(result, asked):
+        text = _per_draw_lead(result, asks_per_year(question), lang)
     off_grid = [
         line
         for line in (_battery_line(result, lang, question), _generator_line(result, lang))
@@ -539,10 +586,15 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         # 'and if the same job runs 25 times faster on an H100?' (another sentence): that card
         # is compared too, whichever clause the electricity was asked in
         cards = [*cards, *(c for c in whole.speedups if c not in cards)][:MAX_COMPARED]
-    if not cards and ent.power_w is None:
-        return []
     named = concepts_in(reading.text)
     priced = reading.entities.electricity_price is not None
+    if not cards and ent.power_w is None:
+        if priced and "electricity" in named and whole.wall_w is None:
+            # '1,60 DH le kWh, ~3 h par jour avec la carte à fond, combien par mois ?' with no
+            # card said: the bill of each 100 W it draws, which any card's draw scales
+            ent = ent.model_copy(update={"power_w": PER_DRAW_W})
+        else:
+            return []
     if not named & {"electricity", "psu", "generator"} and not priced and whole.battery_wh is None:
         return []  # 'a battery budget of 25 W': a power limit, with no bill or runtime to compute
     currency = currency_of(ent)
@@ -551,9 +603,16 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
     # hours stated in another clause of the message ('is my PSU enough? and 2 h a day, how much?')
     work, idle = ent.hours_per_day or whole.hours_per_day, ent.idle_hours_per_day
     busy = [d.per_day for d in whole.durations if d.per_day and d.per_day < HOURS_PER_DAY]
-    if idle is None and whole.always_on and ent.idle_w is not None and busy:
-        # 'on 24/7 … 48 W idle and 230 W while generating, maybe 1 hr generating per day': the
-        # hours named below the day's are the working ones, the rest of the day idles
+    if (
+        idle is None
+        and whole.always_on
+        and busy
+        and (ent.idle_w is not None or phrase_spans("idle", reading.text))
+    ):
+        # 'on 24/7 … 48 W idle and 230 W while generating, maybe 1 hr generating per day', 'on
+        # 24/7, idle most of the time, 4 h a day under load': the hours named below the day's
+        # are the working ones, the rest of the day idles (at the idle draw stated, else the
+        # tool's sourced one)
         work, idle = busy[0], HOURS_PER_DAY - busy[0]
     if not work and idle is None and ent.utilisation and ent.idle_w is not None:
         # 'draws 1.85 kW loaded and 0.35 kW idle; we aim at 60 % occupancy': a machine with a

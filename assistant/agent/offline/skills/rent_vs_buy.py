@@ -357,12 +357,27 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
          "utilisation": share, "days_per_month": days, "period_hours": period,
          "gpu_count": count,
          "rent_rate": rate, "rent_per_month_flat": monthly,
-         "purchase_price": ent.purchase_total or reading.entities.purchase_total,
+         "purchase_price": _purchase_price(ent, reading, card),
          "power_w": ent.card_power_w.get(card, ent.power_w), "currency": currency,
          "usd_per_eur": ent.usd_per_eur,
          "electricity_price_per_kwh": electricity_price(ent, currency),
          **_idle_phase(ent, reading.text)}
     ]  # fmt: skip
+
+
+def _purchase_price(ent: Entities, reading: Reading, card: str | None) -> float | None:
+    """The price to buy: the first amount (with what is added to it), unless a later amount is
+    the bought card's own price ('we have about 40 000 DT … buy an RTX PRO 6000 (~32 000 DT)':
+    the budget is what can be spent, the card costs 32 000)."""
+    first = ent.purchase_total or reading.entities.purchase_total
+    budgets = reading.entities.budgets
+    if card is None or len(budgets) < 2 or budgets[1].added:
+        return first
+    where = card_positions(reading.text)
+    if card_priced(reading.text, budgets[0], where) == card:
+        return first
+    own = next((m for m in budgets[1:] if card_priced(reading.text, m, where) == card), None)
+    return own.amount if own is not None and (first is None or own.amount <= first) else first
 
 
 HOURS_PER_DAY_MAX, CALENDAR_DAYS = 24.0, 30.0

@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from assistant.agent.offline.concepts import names_concept, reports_failure
+from assistant.agent.offline.concepts import FAILURE_CONCEPTS, concepts_in, names_concept
 from assistant.agent.offline.skills.base import Skill
 from assistant.agent.offline.skills.common import named_cards
 from assistant.agent.offline.texts import bullet_list, gb, in_language, num, pick
@@ -128,7 +128,10 @@ def _head(result: FitResult, question: str, lang: Lang) -> str:
         )
     else:
         load = pick(lang, " per GPU", " par GPU") if count else ""
-    failed = result.verdict in ("fits", "tight") and reports_failure(question)
+    # a failure of memory or a crash: a slow run that loads contradicts no fit estimate
+    failed = result.verdict in ("fits", "tight") and bool(
+        concepts_in(question) & (FAILURE_CONCEPTS - {"slow_report"})
+    )
     verdict = FAILED_FIT if failed else FIT_VERDICTS[result.verdict]
     return (
         f"**{pick(lang, *verdict)}** — {setup} {pick(lang, 'on', 'sur')} {where}{colon}"

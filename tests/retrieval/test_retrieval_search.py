@@ -123,7 +123,11 @@ MIN_RECALL_AT_3 = {"en": 0.82, "fr": 0.83}
 # disconnection: kb-en-11 falls one rank behind the mixed-precision accuracy entry as term weights
 # shift, en-04 one rank behind the Colab entry, en-h10 from rank 4 to 5 (recall@3 unchanged):
 # English MRR 0.690, French 0.731, so the English floor is 0.68.
-MIN_MRR = {"en": 0.68, "fr": 0.73}
+# The entries on Error 803 and on DDP's speed-up: kb-en-01 ("newest cuda version … gtx 1070") falls
+# from rank 2 to 3 behind the Error 803 entry, en-31 (metrics for GPU bottlenecks) from 2 to 3
+# behind the DDP entry (recall@3 unchanged): English MRR 0.6755, French 0.734, so the English
+# floor is 0.67.
+MIN_MRR = {"en": 0.67, "fr": 0.73}
 
 
 def test_query_set_is_balanced() -> None:

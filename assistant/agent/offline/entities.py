@@ -7,7 +7,6 @@ condition and buy/rent mode — and flags card-like names the catalog does not k
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar
@@ -1361,13 +1360,7 @@ def _done_job(m: re.Match[str], words: list[str], text: str, table: dict[str, An
     finished job, when the message then asks about serving the result."""
     if not m.group(0).lower().endswith("d") or not words or words[-1] not in table["made_by"]:
         return False
-    return _served_words(tuple(table["served"])).search(text, m.end()) is not None
-
-
-@functools.lru_cache(maxsize=4)
-def _served_words(words: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern for the words that ask about serving a model (quantities.toml served)."""
-    return re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.IGNORECASE)
+    return any(start >= m.end() for start, _ in phrase_spans("owned_model.served", text))
 
 
 def _memory_options(text: str, sizes: list[tuple[int, int, float]]) -> list[float]:

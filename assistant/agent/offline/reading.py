@@ -255,7 +255,8 @@ def _read(asked: str, history: list[tuple[str, str]]) -> Reading:
     asking: list[str] = []  # what the clauses that ask land on, in order
     stated: set[str] = set()  # and the clauses that only state something
     told_by: set[str] = set()  # intents whose entities a clause that only states gave
-    clauses = split_clauses(text) if len(split_clauses(text)) > 1 else []
+    clauses = split_clauses(text)
+    clauses = clauses if len(clauses) > 1 else []
     # 'On pense à Llama 3.1 8B. Sur une L4, ça rentre en pleine précision ?': a clause asks about
     # the model the message named before it
     read = with_stated_models([_as_in_message(extract_entities(c), own) for c in clauses])

@@ -28,7 +28,7 @@ Currency = Literal[
     "MYR", "THB", "IDR", "XOF", "DZD", "TND", "MAD", "EGP", "NGN", "GHS", "KES", "PKR", "LKR",
     "NPR", "BDT", "VND", "TWD", "PEN", "MGA", "HTG", "ARS", "COP", "CLP", "UAH", "RUB", "ISK",
     "XPF", "KZT", "RWF", "BIF", "CDF", "GNF", "UYU", "BOB", "PYG", "CRC", "GTQ", "DOP", "UGX",
-    "TZS", "ETB", "XAF", "AED", "SAR", "MNT", "GEL", "RSD", "UZS",
+    "TZS", "ETB", "XAF", "AED", "SAR", "MNT", "GEL", "RSD", "UZS", "BAM", "DJF",
 ]  # fmt: skip
 
 Period = Literal["hour", "month", "day", "kwh", "litre"]

@@ -230,11 +230,11 @@ def card_vendors(names: list[str]) -> set[str]:
 
 def own_variants(
     text: str, known: list[str], spans: list[CardSpan]
-) -> tuple[list[str], list[CardSpan], dict[str, float], dict[str, float]]:
+) -> tuple[list[str], list[CardSpan], dict[str, float], dict[str, float], dict[str, float]]:
     """The cards as the asker has them: a memory size they give picks the variant that has it
     ('RTX 3060 with 6GB' is the laptop 3060); a smaller size no variant has is kept as theirs; a
     larger one no variant has is a false premise, returned apart to be corrected ('my 4090 has
-    48 GB')."""
+    48 GB'). Last, every size stated with a name, as `card_memory` read it."""
     from assistant.knowledge.gpu_names import LAPTOP, tokens
     from assistant.knowledge.matching import match_gpu, memory_variant
 
@@ -265,7 +265,7 @@ def own_variants(
         spans = [CardSpan(s.start, s.end, renamed.get(s.name, s.name)) for s in spans]
     first = {s.name: s.start for s in sorted(spans, key=lambda s: -s.start)}
     known.sort(key=lambda k: first.get(k, len(text)))  # in order of mention
-    return known, spans, memory, claims
+    return known, spans, memory, claims, stated
 
 
 def _modded(text: str) -> bool:

@@ -227,6 +227,11 @@ class Entities(BaseModel):
         default_factory=dict,
         description="The memory size the asker gives a named card ('Mac mini M4 24 Go'), by name",
     )
+    stated_memory: dict[str, float] = Field(
+        default_factory=dict,
+        description="Every size written with a card's name, the catalog's own included ('p106-090"
+        " 6gb'), as written (before the variant it picks renames the card)",
+    )
     model_precisions: dict[str, str] = Field(
         default_factory=dict,
         description="The precision each sentence gives the model it names, when several are asked",
@@ -1125,10 +1130,11 @@ def extract_entities(text: str) -> Entities:
     text = _GLUED_COUNT.sub(r"\1 ", _expand_exponents(text))
     gpus, unknown, suggestions, card_spans, unknown_spans = _gpus(text)
     gpus, card_spans, instance_counts = _instance_cards(text, gpus, card_spans)
-    gpus, card_spans, memory, claims = own_variants(text, gpus, card_spans)
+    gpus, card_spans, memory, claims, by_card = own_variants(text, gpus, card_spans)
     gpus, card_spans = _without_others(text, gpus, card_spans)
     ent = Entities(gpus=gpus, unknown_gpus=unknown, suggestions=suggestions)
     ent.card_memory = memory
+    ent.stated_memory = by_card
     ent.memory_claims = claims
     ent.options = are_options(text, card_spans)
     ent.required_cards = requirement_cards(text, card_spans)

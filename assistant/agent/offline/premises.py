@@ -272,9 +272,13 @@ def pooled_memory(text: str, ent: Entities) -> bool:
     if len(memories) < 2:
         return False
     sums.add(sum(memories))
+    # a size written with a card's name is that card's own ('p106-090 6gb shows up as a gtx
+    # 1060 3gb'), not the others' added up
+    stated = set(ent.stated_memory.values())
     return any(
         any(abs(float(m.group(1)) - total) < 1 for total in sums)
         and float(m.group(1)) > max(memories)
+        and float(m.group(1)) not in stated
         for m in _MEMORY_FIGURE.finditer(text)
     )
 

@@ -398,9 +398,11 @@ def read_power(text: str, card_spans: list[tuple[str, int, int]]) -> PowerFigure
             card_w[name], card_w_end[name] = own[0]
     idle = watts[idle_index] if idle_index is not None else None
     unrest = blank(text, phrase_spans("rest_of_machine", text))  # 'rest of the pc' is no wall
+    wall = _next_to("wall", unrest, watts, idle_index) or _machine_draw(text, watts, idle_index)
+    if psu_index is not None and wall == watts[psu_index][2]:
+        wall = None  # 'dans le PC actuel (alim 450 W)': the supply's rating, not the PC's draw
     return PowerFigures(
-        wall_w=_next_to("wall", unrest, watts, idle_index)
-        or _machine_draw(text, watts, idle_index),
+        wall_w=wall,
         cap_w=_next_to("power_cap", text, watts, idle_index),
         rest_w=watts[rest_index][2] if rest_index is not None else None,
         psu_w=watts[psu_index][2] if psu_index is not None else None,

@@ -977,10 +977,15 @@ MAX_NAMED_CARDS = 3
 
 
 def _entry_first(
-    reading: Reading, results: list[ToolResult], passages: list[dict[str, Any]]
+    reading: Reading,
+    retrieved: list[dict[str, Any]],
+    results: list[ToolResult],
+    passages: list[dict[str, Any]],
 ) -> tuple[list[str], list[dict[str, Any]]] | None:
-    """When every tool was called on a guess and a knowledge entry answers: the entry first,
-    the cards' headlines after it, and no shopping list or spec sheet."""
+    """When every tool was called on a guess and the search found a knowledge entry: the entry
+    the lead model finds nearest, named as the nearest question (the lead model found none whose
+    question this is, so the search's first entry would answer another question as if it were
+    this one), the cards' headlines after it, and no shopping list or spec sheet."""
     called = {r.name for r in results if r.name != SEARCH_TOOL}
     if reading.injection or reading.follow_up or not called:
         return None
@@ -996,8 +1001,10 @@ def _entry_first(
         for p in passages
         if not (entry_id(p) and about_something_else(reading, str(entry_id(p)), generic))
     ]  # an entry about other cards does not answer for these
-    text, used = _knowledge_answer(passages, reading)
-    if not text or not used or not is_knowledge_entry(used[0]):
+    if not any(is_knowledge_entry(p) for p in passages):
+        return None
+    text, used = _nearest_answer(reading, retrieved, results, passages)
+    if not text or not used:
         return None
     return [text, *_card_headlines(results)], used
 
@@ -1228,7 +1235,7 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
             ),
         )
     else:
-        entry_first = _entry_first(reading, results, passages)
+        entry_first = _entry_first(reading, retrieved, results, passages)
         if entry_first is not None:
             answer, used_entry = entry_first
             return "\n\n".join([*parts, *answer, _cited_ids(used_entry, lang)])

@@ -1134,6 +1134,38 @@ def _link_corrections(reading: Reading) -> list[str]:
     return [link_answer(c, reading.language) for c in cards.values() if c.nvlink is False]
 
 
+# "cuda" as a word, not as code ('torch.cuda', 'cuda:0', 'cuda()': a ROCm build's own interface)
+_CUDA_WORD = re.compile(r"(?<![\w.-])cuda(?![\w.:(-])", re.IGNORECASE)
+
+
+def _cuda_corrections(reading: Reading) -> list[str]:
+    """CUDA asked of an AMD or Intel card ('a friend says my Radeon has CUDA cores and I can
+    install PyTorch CUDA') when no tool checks CUDA on it (the capability check read ROCm): the
+    software tool's no comes first. A message that also names an NVIDIA card, rules CUDA out or
+    names ZLUDA (CUDA programs run on AMD through it) is left to the tools; a Mac is the premise
+    of `premises.cuda_on_mac`."""
+    from assistant.agent.offline.phrases import negated_at
+    from assistant.agent.offline.skills.software_support import render
+    from assistant.knowledge.matching import match_gpu
+    from assistant.tools.software import SoftwareSupportQuery, software_support
+
+    text = reading.text
+    if "software_support" in reading.intents or "cuda_programming" in reading.entities.topics:
+        return []  # the tools check CUDA on the card themselves, and say no first
+    starts = [m.start() for m in _CUDA_WORD.finditer(text)]
+    if not starts or all(negated_at(text, at) for at in starts) or "zluda" in text.lower():
+        return []
+    cards = [c for n in reading.entities.gpus if (c := match_gpu(n).gpu) is not None]
+    if not cards or any(str(c.vendor) not in ("amd", "intel") for c in cards):
+        return []
+    lines = []
+    for card in cards[:MAX_NAMED_CARDS]:
+        result = software_support(SoftwareSupportQuery(gpu=card.name, software="PyTorch CUDA"))
+        if result.supported == "not_applicable":
+            lines.append(render(result, "", reading.language).split("\n")[0])
+    return lines
+
+
 def _memory_corrections(reading: Reading) -> list[str]:
     """A false premise about memory, corrected first: cards' memories added up ('T4 x2, so
     32 GB?'), a card's memory overstated ('my 4090 has 48 GB')."""
@@ -1204,7 +1236,10 @@ def write_answer(conversation: Conversation, results: list[ToolResult]) -> str:
     if out_of_scope(reading.text, reading.earlier):
         return "\n\n".join([*parts, outside_answer(lang) + WHAT_I_DO[lang]])
     corrections = (
-        _claim_corrections(reading) + _memory_corrections(reading) + _link_corrections(reading)
+        _claim_corrections(reading)
+        + _memory_corrections(reading)
+        + _link_corrections(reading)
+        + _cuda_corrections(reading)
     )
     parts.extend(corrections)
     # 'the requirements could use a 3070: will my 2070 Super work?': the asker's card against it

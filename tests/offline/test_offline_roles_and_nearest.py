@@ -2,12 +2,13 @@
 the project's ('is the GPU mentioned in the readme an H100 or A100?'), a size written
 with a card's name is that card's own and never the others' added up ('p106-090 6gb shows up as
 a gtx 1060 3gb'). Local currencies (đ, KM, FDJ), a power supply's rating, 'ça rentre' (it fits,
-not renting)."""
+not renting), a colocation fee written beside the purchase and the card rented instead."""
 
 from __future__ import annotations
 
 import pytest
 
+from assistant import ask
 from assistant.agent.offline.concepts import concepts_in
 from assistant.agent.offline.entities import extract_entities
 from assistant.agent.offline.premises import pooled_memory
@@ -81,3 +82,16 @@ def test_a_supply_s_rating_is_not_the_machine_s_draw() -> None:
 def test_fitting_in_french_is_not_renting(text: str, fit: bool, rent: bool) -> None:
     named = concepts_in(text)
     assert ("fit" in named, "rent" in named) == (fit, rent)
+
+
+def test_a_colocation_fee_in_another_clause_is_a_cost_of_owning_and_the_rented_card_is_named() -> (
+    None
+):
+    text = ask(
+        "Option A: buy a server with one RTX 5090 (~9,000 KM incl. VAT) and colocate it for ~150 "
+        "KM/month. Option B: keep renting 1x L40S on-demand at about $1.85/h, 24/7. Which is "
+        "cheaper over 2 years?"
+    ).text
+    head = text.split("\n\n")[0]
+    assert "renting L40S" in head and "to own GeForce RTX 5090" in head
+    assert "running costs" in head and "KM 150 a month" in text

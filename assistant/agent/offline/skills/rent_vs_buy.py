@@ -130,10 +130,17 @@ def _rental_card_note(ent: Entities, question: str, lang: Lang) -> str:
     )
 
 
-def _head(result: RentVsBuy, gpu: str, lang: Lang, period: str | None = None) -> str:
+def _head(
+    result: RentVsBuy,
+    gpu: str,
+    lang: Lang,
+    period: str | None = None,
+    rented: str | None = None,
+) -> str:
+    """`rented`: the card the rate is for, when the question rents another card than it buys."""
     per_day, months = result.hours_per_day, result.break_even_months
     if period is not None and result.rent_total is not None:
-        return period_head(result, gpu, period, lang) + break_even_note(result, lang)
+        return period_head(result, gpu, period, lang, rented) + break_even_note(result, lang)
     if result.days_per_month != DAYS_PER_MONTH and result.rent_per_month:
         return monthly_head(result, gpu, lang)
     if result.break_even_hours is None:
@@ -227,8 +234,13 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
     gpu = result.gpu or "?"
     if result.gpu_count > 1:
         gpu = f"{result.gpu_count} × {gpu}"
+    _, rented = buy_and_rental_cards(ent, question)
     head = _flat_head(result, gpu, lang) or _head(
-        result, gpu, lang, period_span(question)[0] if result.period_hours else None
+        result,
+        gpu,
+        lang,
+        period_span(question)[0] if result.period_hours else None,
+        rented if rented != result.gpu else None,
     )
     if (
         not any(d.per_day for d in parse_durations(question))
@@ -350,6 +362,10 @@ def build(ent: Entities, reading: Reading) -> list[dict[str, Any]]:
         (d.hours for d in ent.durations if d.hours and d.unit not in ("hour", "minute")), None
     )
     running, with_power = _running_costs(ent, reading.text)
+    if running is None and ent is not reading.entities:
+        # the cost of owning may sit in another clause than the question ('buy a server and
+        # colocate it for ~150 KM/month. Option B: keep renting … Which is cheaper?')
+        running, with_power = _running_costs(reading.entities, reading.text)
     monthly = None if rate is not None else _monthly_rent(reading.entities, reading.text)
     return [
         {"gpu": card, "hours_per_day": per_day, "condition": ent.condition,

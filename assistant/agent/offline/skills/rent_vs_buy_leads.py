@@ -26,8 +26,11 @@ def use_words(result: RentVsBuy, lang: Lang) -> str:
     return text
 
 
-def period_head(result: RentVsBuy, gpu: str, period: str, lang: Lang) -> str:
-    """Both options totalled over the asker's period, the saving first."""
+def period_head(
+    result: RentVsBuy, gpu: str, period: str, lang: Lang, rented: str | None = None
+) -> str:
+    """Both options totalled over the asker's period, the saving first; `rented` names the card
+    rented when it is not the one bought ('buy a 5090 … or keep renting an L40S')."""
     cur = result.currency
     rent, own = result.rent_total or 0.0, result.own_total or 0.0
     used = num(result.hours_used, lang, 0)
@@ -43,13 +46,14 @@ def period_head(result: RentVsBuy, gpu: str, period: str, lang: Lang) -> str:
     return pick(
         lang,
         f"**Over {period} at {use_words(result, lang)}, i.e. {used} h of use, {winner} is cheaper "
-        f"by {saving}**: renting {gpu} costs {money(rent, cur, lang)} "
+        f"by {saving}**: renting {rented or gpu} costs {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) against {money(own, cur, lang)} to own "
+        f"{gpu + ' ' if rented else ''}"
         f"({money(result.net_purchase, cur, lang)} net purchase + {elec} {what_en}).",
         f"**Sur {period} à {use_words(result, lang)}, soit {used} h d'usage, {winner} revient moins "
-        f"cher de {saving}** : louer {gpu} coûte {money(rent, cur, lang)} "
+        f"cher de {saving}** : louer {rented or gpu} coûte {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) contre {money(own, cur, lang)} en "
-        f"propriété ({money(result.net_purchase, cur, lang)} d'achat net + {elec} {what_fr}).",
+        f"propriété {'pour ' + gpu + ' ' if rented else ''}({money(result.net_purchase, cur, lang)} d'achat net + {elec} {what_fr}).",
     )
 
 

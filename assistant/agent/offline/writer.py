@@ -1134,8 +1134,9 @@ def _link_corrections(reading: Reading) -> list[str]:
     return [link_answer(c, reading.language) for c in cards.values() if c.nvlink is False]
 
 
-# "cuda" as a word, not as code ('torch.cuda', 'cuda:0', 'cuda()': a ROCm build's own interface)
-_CUDA_WORD = re.compile(r"(?<![\w.-])cuda(?![\w.:(-])", re.IGNORECASE)
+# "cuda" as a word, not as code ('torch.cuda', 'cuda:0', 'cuda()': a ROCm build's own interface);
+# the software tool's own `_CUDA_WORD` also counts the code forms
+_CUDA_NOT_CODE = re.compile(r"(?<![\w.-])cuda(?![\w.:(-])", re.IGNORECASE)
 
 
 def _cuda_corrections(reading: Reading) -> list[str]:
@@ -1152,7 +1153,7 @@ def _cuda_corrections(reading: Reading) -> list[str]:
     text = reading.text
     if "software_support" in reading.intents or "cuda_programming" in reading.entities.topics:
         return []  # the tools check CUDA on the card themselves, and say no first
-    starts = [m.start() for m in _CUDA_WORD.finditer(text)]
+    starts = [m.start() for m in _CUDA_NOT_CODE.finditer(text)]
     if not starts or all(negated_at(text, at) for at in starts) or "zluda" in text.lower():
         return []
     cards = [c for n in reading.entities.gpus if (c := match_gpu(n).gpu) is not None]

@@ -120,9 +120,9 @@ def _daily_use_needed(break_even_hours: float | None, lang: Lang) -> str:
     )
 
 
-def _rental_card_note(ent: Entities, question: str, lang: Lang) -> str:
-    """Which card the rental rate is for, when the question rents another card than it buys."""
-    _, rented = buy_and_rental_cards(ent, question)
+def _rental_card_note(ent: Entities, rented: str | None, lang: Lang) -> str:
+    """Which card the rental rate is for, when the question rents another card than it buys
+    (`rented`, from `buy_and_rental_cards`) and gives no rate of its own."""
     if rented is None or ent.hourly_rates:
         return ""
     return pick(
@@ -277,7 +277,7 @@ def render(result: RentVsBuy, question: str, lang: Lang) -> str:
                 f"{money(result.rent_per_month_flat, cur, lang)} par mois",
             )
             if result.rent_per_month_flat
-            else f"{money(result.rent_rate, cur, lang)}/h" + _rental_card_note(ent, question, lang)
+            else f"{money(result.rent_rate, cur, lang)}/h" + _rental_card_note(ent, rented, lang)
         ),
         _running_line(result, lang)
         or pick(lang, "Electricity: ", "Électricité : ")

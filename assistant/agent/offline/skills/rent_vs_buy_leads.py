@@ -43,17 +43,19 @@ def period_head(
     running = bool(result.running_per_month)
     what_en = "running costs" if running else "electricity"
     what_fr = "de frais de fonctionnement" if running else "d'électricité"
+    # the card owned is named only when another one is rented
+    owned_en, owned_fr = (f"{gpu} ", f"pour {gpu} ") if rented else ("", "")
     return pick(
         lang,
         f"**Over {period} at {use_words(result, lang)}, i.e. {used} h of use, {winner} is cheaper "
         f"by {saving}**: renting {rented or gpu} costs {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) against {money(own, cur, lang)} to own "
-        f"{gpu + ' ' if rented else ''}"
-        f"({money(result.net_purchase, cur, lang)} net purchase + {elec} {what_en}).",
+        f"{owned_en}({money(result.net_purchase, cur, lang)} net purchase + {elec} {what_en}).",
         f"**Sur {period} à {use_words(result, lang)}, soit {used} h d'usage, {winner} revient moins "
         f"cher de {saving}** : louer {rented or gpu} coûte {money(rent, cur, lang)} "
         f"({used} h × {money(result.rent_rate, cur, lang)}/h) contre {money(own, cur, lang)} en "
-        f"propriété {'pour ' + gpu + ' ' if rented else ''}({money(result.net_purchase, cur, lang)} d'achat net + {elec} {what_fr}).",
+        f"propriété {owned_fr}({money(result.net_purchase, cur, lang)} d'achat net + {elec} "
+        f"{what_fr}).",
     )
 
 

@@ -51,6 +51,7 @@ class OtherCurrency:
     suffixes: tuple[str, ...]
     fixed: str | None = None  # a parity set by law (the CFA franc), not a market rate
     strict_prefixes: tuple[str, ...] = ()  # "R3.40/kWh": only with a unit or a multiplier
+    places: tuple[str, ...] = ()  # where a family's shared word means this one ("Colombo")
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ def other_currencies() -> OtherCurrencies:
             suffixes=tuple(c["suffixes"]),
             fixed=c.get("fixed"),
             strict_prefixes=tuple(c.get("strict_prefixes", ())),
+            places=tuple(c.get("places", ())),
         )
         for c in data["currency"]
     }
@@ -614,22 +616,33 @@ def _named_member(
     found: list[ParsedMoney], shared: dict[int, CurrencyFamily], text: str
 ) -> list[ParsedMoney]:
     """An amount in a shared word ('60 rupees') is in the one currency of its family the message
-    names by its own name ('… how much PKR?', 'pakistani rupees'); else the family's first."""
+    names by its own name ('… how much PKR?', 'pakistani rupees'), else the one whose place it
+    names ('Rs 52 per unit' on a bill in Colombo); else the family's first."""
     if not shared:
         return found
     out = []
     for p in found:
         family = shared.get(p.start)
         if family is not None:
-            named = [
-                code
-                for code in family.currencies
-                if code in _TABLE.by_code and _own_names(code).search(text)
-            ]
+            members = [code for code in family.currencies if code in _TABLE.by_code]
+            named = [code for code in members if _own_names(code).search(text)]
+            if not named:
+                named = [code for code in members if _places(code).search(text)]
             if len(named) == 1:
                 p = p.model_copy(update={"currency": named[0]})
         out.append(p)
     return out
+
+
+@lru_cache(maxsize=64)
+def _places(code: str) -> re.Pattern[str]:
+    """The places whose shared currency word means this currency, as whole words ('Colombo',
+    not 'Guinée' in 'Guinée-Bissau'); a pattern matching nothing when it has none."""
+    places = _TABLE.by_code[code].places
+    if not places:
+        return re.compile(r"(?!)")
+    alternatives = "|".join(re.escape(p) for p in sorted(places, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
 
 
 _OTHER_DOLLARS = frozenset({"CAD", "AUD", "NZD", "SGD", "HKD"})

@@ -7,6 +7,9 @@ partial or bad against them. This script produces what the reader sees.
     python tools/answer_batch.py tests/golden/blind_batch_4.yaml --out answers.jsonl
     python tools/answer_batch.py tests/golden/real_questions.yaml --out - --backend offline
 
+The askers of graded questions are elsewhere, so "my GPU" is never this machine's unless
+`--at-machine` says so.
+
 Each output line: id, language, question, history, key_facts, must_not, answer (the text),
 tools (names and arguments), citations (document and section), elapsed_ms.
 """
@@ -70,6 +73,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="-", help="output JSONL file, or - for stdout")
     parser.add_argument("--backend", default="offline", help="backend name (default: offline)")
     parser.add_argument("--only", default=None, help="only the ids containing this text")
+    parser.add_argument(
+        "--at-machine",
+        action="store_true",
+        help="ask as if the asker sat at this machine (probe it for 'my GPU'); by default the "
+        "asker is elsewhere, as every graded question's author is",
+    )
     args = parser.parse_args(argv)
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -85,7 +94,12 @@ def main(argv: list[str] | None = None) -> int:
     out = sys.stdout if args.out == "-" else open(args.out, "w", encoding="utf-8")  # noqa: SIM115
     try:
         for item in tqdm(items, desc="answering", unit="q", disable=args.out == "-"):
-            answer = ask(item["question"], history=history_of(item), backend=args.backend)
+            answer = ask(
+                item["question"],
+                history=history_of(item),
+                backend=args.backend,
+                at_machine=args.at_machine,
+            )
             out.write(json.dumps(answer_record(item, answer), ensure_ascii=False) + "\n")
             out.flush()
     finally:

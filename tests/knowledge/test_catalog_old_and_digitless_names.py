@@ -47,3 +47,13 @@ def test_a_name_sold_with_two_chips_gets_each_chips_verdict() -> None:
     # where both chips agree, nothing is added
     agree = software_support(SoftwareSupportQuery(gpu="GeForce GT 730", software="CUDA 8.0"))
     assert agree.supported == "yes" and agree.other_chips == []
+
+
+def test_a_radeon_written_without_rx_is_the_rx_card() -> None:
+    from assistant.knowledge.matching import match_gpu
+
+    assert match_gpu("Radeon 9070").gpu is not None
+    assert match_gpu("Radeon 9070").gpu.name == "Radeon RX 9070"  # type: ignore[union-attr]
+    assert match_gpu("AMD Radeon 7600").gpu.name == "Radeon RX 7600"  # type: ignore[union-attr]
+    # a number several RX cards share names none of them
+    assert match_gpu("Radeon 7900").gpu is None

@@ -33,6 +33,7 @@ class CardRoleWords(BaseModel):
     chipsets: list[str]
     requirement: list[str]
     owner: list[str]
+    not_owner: list[str]
     elsewhere: list[str]
 
 
@@ -317,11 +318,18 @@ def elsewhere_cards(text: str, spans: list[CardSpan]) -> list[str]:
     ]
 
 
+@lru_cache(maxsize=1)
+def _not_owner_words() -> re.Pattern[str]:
+    """A requirement word, or the asker saying what they do not have ('I do not have the 8
+    RTX4090 GPUs mentioned in your article')."""
+    return re.compile(_whole_words([*role_words().requirement, *role_words().not_owner]), re.I)
+
+
 def owned_cards(text: str, spans: list[CardSpan]) -> list[str]:
     """The cards a message names as the asker's own ('I only have a GTX 1660 Ti', 'my 3080',
     "j'ai une 4060"): an owner word before the name, in its sentence, with no requirement word
-    after it."""
-    return _cards_after(text, spans, _owner_words(), _requirement_words())
+    or denial of having ('due to my limited resources, I do not have the 8 RTX4090') after it."""
+    return _cards_after(text, spans, _owner_words(), _not_owner_words())
 
 
 def _cards_after(

@@ -575,8 +575,8 @@ BILLED_UNIT_SPAN = 12  # room after an amount for 'per unit'
 
 
 def _money(text: str, drawn: bool) -> list[MoneyMention]:
-    """The amounts of the text; `drawn`: the message states a power draw, so an amount 'per
-    unit' is a price per kWh."""
+    """The amounts of the text; `drawn`: the message states a power draw or names electricity
+    ('my CEB bill … Rs 52 per unit'), so an amount 'per unit' is a price per kWh."""
     from assistant.agent.offline.numbers import same_sentence_before
     from assistant.agent.offline.quantities import phrase_spans
     from assistant.money import parse_money
@@ -1162,7 +1162,10 @@ def extract_entities(text: str) -> Entities:
     masked = blank(masked, [(p.start, p.end) for p in pairs])
     power = read_power(text, spans)  # read once: the money's units and the power fields
     ent.money = _in_one_currency(
-        _money(masked, power.load_w is not None), pairs, ent.usd_per_eur, asked_currency(text)
+        _money(masked, power.load_w is not None or names_concept("electricity", text)),
+        pairs,
+        ent.usd_per_eur,
+        asked_currency(text),
     )
     ent.electricity_price = next((m for m in ent.money if m.per == "kwh"), None)
     if ent.electricity_price is None:

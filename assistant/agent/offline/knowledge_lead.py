@@ -183,9 +183,38 @@ def find_lead(
     if reports_slow_run(reading) and not (context is not None and context.computed):
         # a calculator's figures set against the asker's own ("3 t/s is 10× below what to
         # expect") answer first; otherwise the likeliest explanation of a slow run
-        return _explaining(reading, retrieved, context, slow_run_entries())
+        return _slow_run_lead(reading, retrieved, context)
     options = _options(reading, retrieved, context)
     return None if options is None else _in_language(lead_model.choose(options), reading.language)
+
+
+def _slow_run_lead(
+    reading: Reading, retrieved: list[str | None], context: Context | None
+) -> Lead | None:
+    """The likeliest entry that explains a slow run, unless, among the same candidates, the model
+    finds another entry likelier than it and than no entry at all: a TensorFlow install on Windows
+    that leaves the GPU unused is that install's question, not a data-loading bottleneck."""
+    slow = slow_run_entries()
+    options = _options(reading, retrieved, context, include=slow)
+    model = lead_model.load_model()
+    if options is None or model is None or not options.candidates:
+        return _explaining(reading, retrieved, context, slow)
+    probs = model.probabilities(options)
+    ranked = sorted(
+        ((float(p), c.entry_id) for c, p in zip(options.candidates, probs, strict=False)),
+        reverse=True,
+    )
+    explaining = next(((p, e) for p, e in ranked if e in slow), None)
+    other = next(((p, e) for p, e in ranked if e not in slow), None)
+    if (
+        other is not None
+        and other[0] > float(probs[-1])
+        and (explaining is None or other[0] > explaining[0])
+    ):
+        return _in_language((other[1], other[0]), reading.language)
+    if explaining is None:
+        return _explaining(reading, retrieved, context, slow)
+    return _in_language((explaining[1], explaining[0]), reading.language)
 
 
 def _explaining(

@@ -39,7 +39,8 @@ _ORDINARY = frozenset(
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """One-word domain terms, lowercased: topic and feature names and aliases, model families,
-    architectures, the words of the curated cards' names."""
+    the programs whose GPU support is on record, architectures, the words of the curated cards'
+    names."""
     from assistant.knowledge.features import load_features
     from assistant.knowledge.models import load_models
     from assistant.knowledge.topics import load_topics
@@ -60,6 +61,15 @@ def vocabulary() -> frozenset[str]:
             add(alias)
     for model in load_models():
         add(model.name.split()[0])
+    from assistant.knowledge.programs import load_programs
+
+    ordinary = common_words()
+    for program in load_programs():  # "TenserRT-LLM" is TensorRT-LLM, not "tenseurs"
+        for name in (program.name, *program.names):
+            # its own words ('tensorrt', 'ollama'), not the English ones ('server', 'studio')
+            words.update(
+                w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(name)) if w not in ordinary
+            )
     for arch in ("hopper", "blackwell", "ampere", "turing", "pascal", "volta", "lovelace", "llama"):
         words.add(arch)
     from assistant.knowledge.gpus import load_catalog

@@ -3,7 +3,8 @@ entry a slow run leads with, and where the askers of graded questions sit: a cou
 not the asker's card, 'Rs' in Colombo is the Sri Lankan rupee, 'Rs 52 per unit' on an
 electricity bill is a price per kWh, a TensorFlow install that leaves the GPU unused is that
 install's question before it is a slow run, a card the asker says they lack is not theirs, 'an
-hour' of computing is no rental, and a graded set is asked from elsewhere."""
+hour' of computing is no rental, 'is my GPU good enough for Stable Diffusion?' gets the model's
+needs, and a graded set is asked from elsewhere."""
 
 from __future__ import annotations
 
@@ -157,3 +158,16 @@ def test_an_hour_is_a_rental_only_after_an_amount(text: str, renting: bool) -> N
     from assistant.agent.offline.concepts import concept_starts
 
     assert bool(concept_starts("rent", text)) is renting
+
+
+@pytest.mark.parametrize(
+    ("question", "model"),
+    [
+        ("Is my GPU good enough for Stable Diffusion?", "Stable Diffusion 1.5"),
+        ("mon GPU suffit-il pour SDXL ?", "SDXL"),
+    ],
+)
+def test_my_unnamed_card_and_a_named_model_get_the_model_s_needs(question: str, model: str) -> None:
+    answer = ask(question, backend="offline", at_machine=False)
+    assert any(c.name == "workload_fit" for c in answer.tool_calls)
+    assert answer.text.startswith(f"**{model}"), answer.text[:200]

@@ -372,9 +372,7 @@ def match_gpu(text: str) -> GpuMatch:
         hit = _lookup([*toks, "pro"], long_tail=True, vendor=vendor)
     if hit is None and vendor == "amd" and "rx" not in toks and any(t.isdigit() for t in toks):
         # "Radeon 9070": AMD names its consumer cards "Radeon RX …"
-        hit = _lookup(["rx", *toks], long_tail=False, vendor=vendor) or _lookup(
-            ["rx", *toks], long_tail=True, vendor=vendor
-        )
+        hit = _lookup(["rx", *toks], long_tail=True, vendor=vendor)  # curated first
     if hit is None:
         near = suggest_gpu_names(rest, limit=20)
         if vendor is not None:  # "Radeon 610M": AMD's near names, not the GeForce 610M

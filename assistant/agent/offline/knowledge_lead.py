@@ -195,26 +195,20 @@ def _slow_run_lead(
     finds another entry likelier than it and than no entry at all: a TensorFlow install on Windows
     that leaves the GPU unused is that install's question, not a data-loading bottleneck."""
     slow = slow_run_entries()
-    options = _options(reading, retrieved, context, include=slow)
-    model = lead_model.load_model()
-    if options is None or model is None or not options.candidates:
-        return _explaining(reading, retrieved, context, slow)
-    probs = model.probabilities(options)
-    ranked = sorted(
-        ((float(p), c.entry_id) for c, p in zip(options.candidates, probs, strict=False)),
-        reverse=True,
-    )
+    found = _ranked(_options(reading, retrieved, context, include=slow))
+    if found is None:
+        return _in_language((slow[0], 1.0), reading.language)
+    ranked, no_entry = found
     explaining = next(((p, e) for p, e in ranked if e in slow), None)
     other = next(((p, e) for p, e in ranked if e not in slow), None)
     if (
         other is not None
-        and other[0] > float(probs[-1])
+        and other[0] > no_entry
         and (explaining is None or other[0] > explaining[0])
     ):
         return _in_language((other[1], other[0]), reading.language)
-    if explaining is None:
-        return _explaining(reading, retrieved, context, slow)
-    return _in_language((explaining[1], explaining[0]), reading.language)
+    probability, entry_id = explaining or (1.0, slow[0])
+    return _in_language((entry_id, probability), reading.language)
 
 
 def _explaining(
@@ -227,19 +221,26 @@ def _explaining(
     finds likeliest among those that explain it (the same message on a Mac or a CPU-only install)."""
     chosen: tuple[str, float] = (entries[0], 1.0)
     if len(entries) > 1:
-        options = _options(reading, retrieved, context, include=entries)
-        model = lead_model.load_model()
-        if options is not None and model is not None:
-            probs = model.probabilities(options)
-            among = [
-                (float(p), c.entry_id)
-                for c, p in zip(options.candidates, probs, strict=False)
-                if c.entry_id in entries
-            ]
-            if among:
-                probability, entry_id = max(among)
-                chosen = (entry_id, probability)
+        found = _ranked(_options(reading, retrieved, context, include=entries))
+        among = [(p, e) for p, e in found[0] if e in entries] if found else []
+        if among:
+            probability, entry_id = among[0]
+            chosen = (entry_id, probability)
     return _in_language(chosen, reading.language)
+
+
+def _ranked(options: lead_model.Options | None) -> tuple[list[tuple[float, str]], float] | None:
+    """The candidates as (probability, entry id), likeliest first, and the probability of no
+    entry; None without candidates or without the model."""
+    model = lead_model.load_model()
+    if options is None or model is None or not options.candidates:
+        return None
+    probs = model.probabilities(options)
+    ranked = sorted(
+        ((float(p), c.entry_id) for c, p in zip(options.candidates, probs, strict=False)),
+        reverse=True,
+    )
+    return ranked, float(probs[-1])
 
 
 def entry_probabilities(

@@ -47,9 +47,9 @@ def vocabulary() -> frozenset[str]:
 
     words: set[str] = set()
 
-    def add(text: str) -> None:
-        """Add the folded text's words of four characters or more."""
-        words.update(w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(text)))
+    def add(text: str, skip: frozenset[str] = frozenset()) -> None:
+        """Add the folded text's words of four characters or more, less those in `skip`."""
+        words.update(w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(text)) if w not in skip)
 
     for topic in load_topics():
         add(topic.key)
@@ -66,10 +66,7 @@ def vocabulary() -> frozenset[str]:
     ordinary = common_words()
     for program in load_programs():  # "TenserRT-LLM" is TensorRT-LLM, not "tenseurs"
         for name in (program.name, *program.names):
-            # its own words ('tensorrt', 'ollama'), not the English ones ('server', 'studio')
-            words.update(
-                w for w in re.findall(r"[a-z][a-z0-9_.]{3,}", fold(name)) if w not in ordinary
-            )
+            add(name, skip=ordinary)  # its own words ('tensorrt'), not English ones ('server')
     for arch in ("hopper", "blackwell", "ampere", "turing", "pascal", "volta", "lovelace", "llama"):
         words.add(arch)
     from assistant.knowledge.gpus import load_catalog
